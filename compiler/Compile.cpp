@@ -1,0 +1,127 @@
+//===- Compile.cpp - model file to generated C++ --------------------------===//
+#include "compiler/Compile.h"
+
+#include "codegen/cpu/CppEmitter.h"
+#include "compiler/InitAll.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Pass/PassInstrumentation.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace onnxcc {
+
+void initContext(MLIRContext &ctx) {
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  ctx.loadAllAvailableDialects();
+  ctx.disableMultithreading();
+}
+
+/// Keeps dumps readable: weights print as `dense_resource<...>` handles and
+/// the blobs themselves are elided.
+static OpPrintingFlags printingFlags() {
+  OpPrintingFlags flags;
+  flags.elideLargeElementsAttrs(16);
+  flags.elideLargeResourceString(64);
+  return flags;
+}
+
+static LogicalResult writeFile(MLIRContext &ctx, const std::string &path,
+                               StringRef data) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return emitError(UnknownLoc::get(&ctx))
+           << "cannot write '" << path << "': " << ec.message();
+  os << data;
+  return success();
+}
+
+namespace {
+/// Writes the whole module after every pass as DIR/NN-<pass>.mlir.
+struct DumpAfterEachPass : PassInstrumentation {
+  DumpAfterEachPass(std::string dir, ModuleOp module)
+      : dir(std::move(dir)), module(module) {}
+  void runAfterPass(Pass *pass, Operation *) override {
+    if (pass->getArgument().empty())
+      return; // the nested-pipeline adaptor, not a pass of its own
+    std::string path = llvm::formatv("{0}/{1:2}-{2}.mlir", dir, ++index,
+                                     pass->getArgument())
+                           .str();
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+    if (!ec)
+      module.print(os, printingFlags());
+  }
+  std::string dir;
+  ModuleOp module;
+  int index = 0;
+};
+} // namespace
+
+LogicalResult compileModel(MLIRContext &ctx, const LoadedModel &model,
+                           const CompileRequest &request) {
+  ImportOptions importOptions;
+  importOptions.dims = request.dims;
+  OwningOpRef<ModuleOp> module = importModel(ctx, model, importOptions);
+  if (!module || failed(verify(*module)))
+    return failure();
+
+  if (!request.dumpIrDir.empty()) {
+    if (auto ec = llvm::sys::fs::create_directories(request.dumpIrDir))
+      return emitError(UnknownLoc::get(&ctx))
+             << "cannot create '" << request.dumpIrDir << "': " << ec.message();
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    module->print(os, printingFlags());
+    if (failed(writeFile(ctx, request.dumpIrDir + "/00-import.mlir", s)))
+      return failure();
+  }
+
+  PassManager pm(&ctx);
+  PipelineOptions pipelineOptions;
+  pipelineOptions.fuse = request.fuse;
+  if (request.emit == EmitKind::OnnxMlir)
+    buildGraphPipeline(pm, pipelineOptions);
+  else
+    buildCpuPipeline(pm, pipelineOptions);
+  if (!request.dumpIrDir.empty())
+    pm.addInstrumentation(
+        std::make_unique<DumpAfterEachPass>(request.dumpIrDir, *module));
+  if (failed(pm.run(*module)))
+    return failure();
+
+  if (auto ec = llvm::sys::fs::create_directories(request.outDir))
+    return emitError(UnknownLoc::get(&ctx))
+           << "cannot create '" << request.outDir << "': " << ec.message();
+  std::string base = request.outDir + "/" + request.name;
+  if (request.emit != EmitKind::Cpp) {
+    std::string s;
+    llvm::raw_string_ostream os(s);
+    module->print(os, printingFlags());
+    return writeFile(ctx,
+                     base + (request.emit == EmitKind::OnnxMlir ? ".onnx.mlir"
+                                                                : ".kernel.mlir"),
+                     s);
+  }
+  EmitOptions emitOptions{request.name, model.path, request.commandLine};
+  EmittedModel emitted;
+  if (failed(emitCpp(*module, emitOptions, emitted)))
+    return failure();
+  if (failed(writeFile(ctx, base + ".h", emitted.header)) ||
+      failed(writeFile(ctx, base + ".cpp", emitted.source)) ||
+      failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
+      failed(writeFile(ctx, base + ".weights.bin",
+                       StringRef(emitted.weights.data(), emitted.weights.size()))))
+    return failure();
+  return success();
+}
+
+} // namespace onnxcc

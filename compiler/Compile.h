@@ -1,0 +1,36 @@
+//===- Compile.h - model file to generated C++ ------------------*- C++ -*-===//
+#ifndef ONNXCC_COMPILER_COMPILE_H
+#define ONNXCC_COMPILER_COMPILE_H
+
+#include "compiler/frontend/OnnxImporter.h"
+#include "mlir/IR/MLIRContext.h"
+#include <map>
+#include <string>
+
+namespace onnxcc {
+
+enum class EmitKind { OnnxMlir, KernelMlir, Cpp };
+
+struct CompileRequest {
+  std::map<std::string, int64_t> dims;
+  std::string name;        ///< C++ namespace and file stem
+  EmitKind emit = EmitKind::Cpp;
+  std::string outDir;
+  std::string dumpIrDir;   ///< empty: no dumps
+  std::string commandLine; ///< recorded in the generated header
+  bool fuse = true;
+};
+
+/// A context with every dialect onnxcc uses, single-threaded so that dumps
+/// and output are deterministic.
+void initContext(mlir::MLIRContext &ctx);
+
+/// Imports, runs the pipeline and writes what `request.emit` asks for into
+/// `request.outDir`. Errors go to the context's diagnostic handler.
+mlir::LogicalResult compileModel(mlir::MLIRContext &ctx,
+                                 const LoadedModel &model,
+                                 const CompileRequest &request);
+
+} // namespace onnxcc
+
+#endif // ONNXCC_COMPILER_COMPILE_H

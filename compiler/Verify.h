@@ -1,0 +1,25 @@
+//===- Verify.h - `onnxcc verify`: compile, build, run, compare -*- C++ -*-===//
+#ifndef ONNXCC_COMPILER_VERIFY_H
+#define ONNXCC_COMPILER_VERIFY_H
+
+#include <map>
+#include <string>
+
+namespace onnxcc {
+
+struct VerifyRequest {
+  std::string modelDir;
+  std::map<std::string, int64_t> dims;
+  double atol = 1e-4, rtol = 1e-4;
+  std::string cxx;        ///< C++ compiler; default $CXX or c++
+  std::string runtimeDir; ///< runtime-support include directory
+  std::string workDir;    ///< where to build; default a temporary directory
+  std::string commandLine;
+};
+
+/// Returns the process exit code: 0 when every data set matches.
+int runVerify(const VerifyRequest &request);
+
+} // namespace onnxcc
+
+#endif // ONNXCC_COMPILER_VERIFY_H

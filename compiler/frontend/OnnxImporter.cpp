@@ -1,0 +1,348 @@
+//===- OnnxImporter.cpp - ONNX model to the onnx dialect ------------------===//
+//
+// Reads an untrusted ModelProto into `func.func @main`. The graph is
+// checked before anything is built: opsets, every node's op type (all
+// unsupported ones are reported together), inputs defined exactly once,
+// no cycles, and every symbolic input dimension bound by --dim.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/OnnxImporter.h"
+
+#include "compiler/frontend/OpImporters.h"
+#include "compiler/frontend/TensorImport.h"
+#include "dialects/Onnx/OnnxOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include <deque>
+
+using namespace mlir;
+
+namespace onnxcc {
+
+Location nodeLocation(MLIRContext &ctx, const std::string &model,
+                      const std::string &node, const std::string &opType) {
+  Location file = FileLineColLoc::get(&ctx, model, 0, 0);
+  return NameLoc::get(StringAttr::get(&ctx, node),
+                      NameLoc::get(StringAttr::get(&ctx, opType), file));
+}
+
+std::unique_ptr<LoadedModel> loadModel(MLIRContext &ctx,
+                                       const std::string &path) {
+  Location loc = FileLineColLoc::get(&ctx, path, 0, 0);
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    emitError(loc) << "cannot read model file: " << buf.getError().message();
+    return nullptr;
+  }
+  auto model = std::make_unique<LoadedModel>();
+  model->path = path;
+  model->dir = std::string(llvm::sys::path::parent_path(path));
+  if ((*buf)->getBufferSize() > (size_t(2) << 30) ||
+      !model->proto.ParseFromArray((*buf)->getBufferStart(),
+                                   (int)(*buf)->getBufferSize())) {
+    emitError(loc) << "not a valid ONNX model (protobuf parse failed: "
+                      "truncated or corrupt file of "
+                   << (*buf)->getBufferSize() << " bytes)";
+    return nullptr;
+  }
+  if (!model->proto.has_graph()) {
+    emitError(loc) << "the model has no graph";
+    return nullptr;
+  }
+  return model;
+}
+
+/// Graph inputs that are not initializers (older exporters list weights as
+/// inputs too).
+static std::vector<const ::onnx::ValueInfoProto *>
+realInputs(const ::onnx::GraphProto &g) {
+  llvm::StringSet<> inits;
+  for (const auto &t : g.initializer())
+    inits.insert(t.name());
+  std::vector<const ::onnx::ValueInfoProto *> out;
+  for (const auto &in : g.input())
+    if (!inits.contains(in.name()))
+      out.push_back(&in);
+  return out;
+}
+
+std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model) {
+  std::vector<SymbolicDim> out;
+  for (const auto *in : realInputs(model.graph())) {
+    const auto &shape = in->type().tensor_type().shape();
+    for (int i = 0; i < shape.dim_size(); ++i)
+      if (shape.dim(i).has_dim_param())
+        out.push_back({shape.dim(i).dim_param(), in->name(), i});
+  }
+  return out;
+}
+
+namespace {
+class Importer {
+public:
+  Importer(MLIRContext &ctx, const LoadedModel &model,
+           const ImportOptions &options)
+      : ctx(ctx), model(model), options(options), graph(model.proto.graph()),
+        modelLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)) {}
+
+  OwningOpRef<ModuleOp> run();
+
+private:
+  LogicalResult readOpset();
+  LogicalResult checkOpTypes();
+  FailureOr<SmallVector<Type>> inputTypes();
+  LogicalResult importInitializers(OpBuilder &b);
+  FailureOr<std::vector<int>> topologicalOrder();
+  LogicalResult importNode(OpBuilder &b, const ::onnx::NodeProto &node);
+  std::string nodeName(const ::onnx::NodeProto &n) const {
+    if (!n.name().empty())
+      return n.name();
+    return n.output_size() ? n.output(0) : std::string("<unnamed>");
+  }
+  Location locOf(const ::onnx::NodeProto &n) {
+    return nodeLocation(ctx, model.path, nodeName(n), n.op_type());
+  }
+
+  MLIRContext &ctx;
+  const LoadedModel &model;
+  const ImportOptions &options;
+  const ::onnx::GraphProto &graph;
+  Location modelLoc;
+  int64_t opset = 0;
+  llvm::StringMap<Value> values;
+};
+} // namespace
+
+LogicalResult Importer::readOpset() {
+  for (const auto &op : model.proto.opset_import())
+    if (op.domain().empty() || op.domain() == "ai.onnx")
+      opset = op.version();
+  if (opset <= 0)
+    return emitError(modelLoc) << "the model imports no ai.onnx opset";
+  if (opset > 23)
+    return emitError(modelLoc) << "opset " << opset
+                               << " is newer than the supported 23";
+  return success();
+}
+
+LogicalResult Importer::checkOpTypes() {
+  bool ok = true;
+  const auto &table = opImporters();
+  for (const auto &node : graph.node()) {
+    bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
+                 table.count(node.op_type());
+    if (!known) {
+      emitError(locOf(node)) << "unsupported operator '"
+                             << (node.domain().empty() ? "" : node.domain() + ".")
+                             << node.op_type() << "'";
+      ok = false;
+    }
+  }
+  return success(ok);
+}
+
+FailureOr<SmallVector<Type>> Importer::inputTypes() {
+  SmallVector<Type> types;
+  std::vector<std::string> unbound;
+  bool ok = true;
+  for (const auto *in : realInputs(graph)) {
+    Location loc = NameLoc::get(StringAttr::get(&ctx, in->name()), modelLoc);
+    if (!in->type().has_tensor_type()) {
+      emitError(loc) << "graph input '" << in->name()
+                     << "' is not a tensor (sequences and maps are unsupported)";
+      ok = false;
+      continue;
+    }
+    const auto &tt = in->type().tensor_type();
+    Type et = elementTypeFor(&ctx, tt.elem_type());
+    if (!et) {
+      emitError(loc) << "graph input '" << in->name()
+                     << "' has unsupported element type "
+                     << onnxTypeName(tt.elem_type());
+      ok = false;
+      continue;
+    }
+    SmallVector<int64_t> dims;
+    for (int i = 0; i < tt.shape().dim_size(); ++i) {
+      const auto &d = tt.shape().dim(i);
+      std::string where = "input '" + in->name() + "' dim " + std::to_string(i);
+      if (d.has_dim_value()) {
+        if (d.dim_value() <= 0 || d.dim_value() > kMaxDim) {
+          emitError(loc) << "graph " << where << " has invalid size "
+                         << d.dim_value();
+          ok = false;
+        }
+        dims.push_back(d.dim_value());
+      } else if (d.has_dim_param() && options.dims.count(d.dim_param())) {
+        dims.push_back(options.dims.at(d.dim_param()));
+      } else {
+        unbound.push_back((d.has_dim_param() ? d.dim_param() : "<unnamed>") +
+                          " (" + where + ")");
+        dims.push_back(ShapedType::kDynamic);
+      }
+    }
+    types.push_back(RankedTensorType::get(dims, et));
+  }
+  if (!unbound.empty()) {
+    auto diag = emitError(modelLoc) << "unbound symbolic dimensions: ";
+    llvm::interleaveComma(unbound, diag);
+    diag << "; pin each with --dim NAME=VALUE";
+    return failure();
+  }
+  if (!ok)
+    return failure();
+  return types;
+}
+
+LogicalResult Importer::importInitializers(OpBuilder &b) {
+  for (const auto &t : graph.initializer()) {
+    Location loc = NameLoc::get(StringAttr::get(&ctx, t.name()), modelLoc);
+    if (values.count(t.name()))
+      return emitError(loc) << "initializer '" << t.name()
+                            << "' is defined twice";
+    std::string err;
+    ElementsAttr value = importTensor(&ctx, t, model.dir, err);
+    if (!value)
+      return emitError(loc) << err;
+    values[t.name()] =
+        onnx::ConstantOp::create(b, loc, value.getType(), value);
+  }
+  return success();
+}
+
+/// Kahn's algorithm over node outputs. ONNX requires sorted graphs, but
+/// exporters do not always comply; a cycle is an error naming its nodes.
+FailureOr<std::vector<int>> Importer::topologicalOrder() {
+  llvm::StringMap<int> producer;
+  for (int i = 0; i < graph.node_size(); ++i)
+    for (const auto &out : graph.node(i).output()) {
+      if (out.empty())
+        continue;
+      if (values.count(out) || producer.count(out))
+        return emitError(locOf(graph.node(i)))
+               << "value '" << out << "' is defined more than once";
+      producer[out] = i;
+    }
+  std::vector<int> pending(graph.node_size(), 0);
+  std::vector<std::vector<int>> users(graph.node_size());
+  for (int i = 0; i < graph.node_size(); ++i)
+    for (const auto &in : graph.node(i).input()) {
+      if (in.empty() || values.count(in))
+        continue;
+      auto it = producer.find(in);
+      if (it == producer.end())
+        return emitError(locOf(graph.node(i)))
+               << "input '" << in << "' is not produced by any node, "
+               << "initializer or graph input";
+      ++pending[i];
+      users[it->second].push_back(i);
+    }
+  std::deque<int> ready;
+  for (int i = 0; i < graph.node_size(); ++i)
+    if (!pending[i])
+      ready.push_back(i);
+  std::vector<int> order;
+  while (!ready.empty()) {
+    int i = ready.front();
+    ready.pop_front();
+    order.push_back(i);
+    for (int u : users[i])
+      if (--pending[u] == 0)
+        ready.push_back(u);
+  }
+  if ((int)order.size() != graph.node_size()) {
+    auto diag = emitError(modelLoc) << "the graph has a cycle through nodes: ";
+    bool first = true;
+    for (int i = 0; i < graph.node_size(); ++i)
+      if (pending[i]) {
+        diag << (first ? "" : ", ") << nodeName(graph.node(i));
+        first = false;
+      }
+    return failure();
+  }
+  return order;
+}
+
+LogicalResult Importer::importNode(OpBuilder &b, const ::onnx::NodeProto &node) {
+  NodeContext n{b, locOf(node), node, {}, opset, model.dir, {}};
+  for (const auto &in : node.input())
+    n.operands.push_back(in.empty() ? Value() : values.lookup(in));
+  if (failed(opImporters().lookup(node.op_type())(n)))
+    return failure();
+  for (int i = 0; i < node.output_size(); ++i) {
+    if (node.output(i).empty())
+      continue;
+    if (i >= (int)n.results.size())
+      return n.error("output " + Twine(i) + " ('" + node.output(i) +
+                     "') is not supported");
+    values[node.output(i)] = n.results[i];
+  }
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run() {
+  if (failed(readOpset()) || failed(checkOpTypes()))
+    return nullptr;
+  auto argTypes = inputTypes();
+  if (failed(argTypes))
+    return nullptr;
+
+  OpBuilder b(&ctx);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(modelLoc);
+  module->getOperation()->setAttr("onnx.opset", b.getI64IntegerAttr(opset));
+  module->getOperation()->setAttr(
+      "onnx.producer", b.getStringAttr(model.proto.producer_name() + " " +
+                                       model.proto.producer_version()));
+  b.setInsertionPointToEnd(module->getBody());
+  auto func = func::FuncOp::create(b, modelLoc, "main",
+                                   b.getFunctionType(*argTypes, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+
+  auto inputs = realInputs(graph);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    values[inputs[i]->name()] = entry->getArgument(i);
+    func.setArgAttr(i, "onnx.name", b.getStringAttr(inputs[i]->name()));
+  }
+  if (failed(importInitializers(b)))
+    return nullptr;
+  auto order = topologicalOrder();
+  if (failed(order))
+    return nullptr;
+  for (int i : *order)
+    if (failed(importNode(b, graph.node(i))))
+      return nullptr;
+
+  SmallVector<Value> results;
+  for (const auto &out : graph.output()) {
+    Value v = values.lookup(out.name());
+    if (!v) {
+      emitError(modelLoc) << "graph output '" << out.name()
+                          << "' is not produced by the graph";
+      return nullptr;
+    }
+    results.push_back(v);
+  }
+  if (results.empty()) {
+    emitError(modelLoc) << "the graph has no outputs";
+    return nullptr;
+  }
+  func::ReturnOp::create(b, modelLoc, results);
+  func.setFunctionType(b.getFunctionType(*argTypes, TypeRange(results)));
+  for (int i = 0; i < graph.output_size(); ++i)
+    func.setResultAttr(i, "onnx.name", b.getStringAttr(graph.output(i).name()));
+  return module;
+}
+
+OwningOpRef<ModuleOp> importModel(MLIRContext &ctx, const LoadedModel &model,
+                                  const ImportOptions &options) {
+  return Importer(ctx, model, options).run();
+}
+
+} // namespace onnxcc

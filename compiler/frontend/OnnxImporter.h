@@ -1,0 +1,54 @@
+//===- OnnxImporter.h - ONNX model to the onnx dialect ----------*- C++ -*-===//
+#ifndef ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H
+#define ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "onnx/onnx_pb.h"
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace onnxcc {
+
+/// A parsed model file. Imported weights point into `proto`, so it must
+/// outlive every module imported from it.
+struct LoadedModel {
+  ::onnx::ModelProto proto;
+  std::string path; ///< as given on the command line, used in messages
+  std::string dir;  ///< where external data may live
+};
+
+/// Reads and parses `path`. Errors are emitted on the context's handler at
+/// the model's location.
+std::unique_ptr<LoadedModel> loadModel(mlir::MLIRContext &ctx,
+                                       const std::string &path);
+
+/// A symbolic (dim_param) dimension of a graph input.
+struct SymbolicDim {
+  std::string name;
+  std::string input;
+  int index;
+};
+std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model);
+
+struct ImportOptions {
+  /// Values for symbolic dimensions (--dim NAME=VALUE).
+  std::map<std::string, int64_t> dims;
+};
+
+/// Imports the main graph as `func.func @main` in the onnx dialect. Result
+/// types stay unranked until --onnxcc-shape-inference runs. Returns null
+/// after emitting every error found (all unsupported ops at once).
+mlir::OwningOpRef<mlir::ModuleOp> importModel(mlir::MLIRContext &ctx,
+                                              const LoadedModel &model,
+                                              const ImportOptions &options);
+
+/// The location the importer gives a node: node name, op type, model file.
+mlir::Location nodeLocation(mlir::MLIRContext &ctx, const std::string &model,
+                            const std::string &node, const std::string &opType);
+
+} // namespace onnxcc
+
+#endif // ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H

@@ -1,0 +1,410 @@
+//===- OpImporters.cpp - one builder per ONNX operator --------------------===//
+//
+// Each builder reads the node's attributes (with ONNX's defaults), adapts
+// older opsets to the form the dialect uses (attributes that later became
+// inputs), and creates one onnx-dialect op with an unranked result.
+//
+//===----------------------------------------------------------------------===//
+#include "compiler/frontend/OpImporters.h"
+
+#include "compiler/frontend/TensorImport.h"
+#include "dialects/Onnx/OnnxOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace onnxcc {
+namespace o = ::onnxcc::onnx;
+
+const ::onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  for (const auto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+int64_t NodeContext::getInt(StringRef name, int64_t dflt) const {
+  const auto *a = attr(name);
+  return a ? a->i() : dflt;
+}
+float NodeContext::getFloat(StringRef name, float dflt) const {
+  const auto *a = attr(name);
+  return a ? a->f() : dflt;
+}
+std::string NodeContext::getString(StringRef name,
+                                   const std::string &dflt) const {
+  const auto *a = attr(name);
+  return a ? a->s() : dflt;
+}
+SmallVector<int64_t> NodeContext::getInts(StringRef name) const {
+  SmallVector<int64_t> out;
+  if (const auto *a = attr(name))
+    out.assign(a->ints().begin(), a->ints().end());
+  return out;
+}
+Type NodeContext::unranked(Type element) const {
+  return UnrankedTensorType::get(element);
+}
+Type NodeContext::unrankedLike(Value v) const {
+  return unranked(getElementTypeOrSelf(v.getType()));
+}
+Value NodeContext::i64Constant(ArrayRef<int64_t> values) const {
+  auto type = RankedTensorType::get({(int64_t)values.size()},
+                                    builder.getI64Type());
+  return o::ConstantOp::create(builder, loc, type,
+                               DenseElementsAttr::get(type, values));
+}
+Value NodeContext::f32Scalar(float v) const {
+  auto type = RankedTensorType::get({}, builder.getF32Type());
+  return o::ConstantOp::create(builder, loc, type,
+                               DenseElementsAttr::get(type, v));
+}
+LogicalResult NodeContext::error(const Twine &message) const {
+  return emitError(loc) << message;
+}
+
+/// Checks the number of inputs the node gives (omitted optional ones count).
+static LogicalResult arity(NodeContext &n, unsigned min, unsigned max) {
+  unsigned got = n.operands.size();
+  if (got < min || got > max)
+    return n.error("expects " + Twine(min) +
+                   (min == max ? "" : " to " + Twine(max)) + " inputs, got " +
+                   Twine(got));
+  for (unsigned i = 0; i < min; ++i)
+    if (!n.operands[i])
+      return n.error("required input " + Twine(i) + " is empty");
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult unary(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  n.results.push_back(OpTy::create(n.builder, n.loc, n.unrankedLike(n.operand(0)),
+                                   n.operand(0)));
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult binary(NodeContext &n) {
+  if (failed(arity(n, 2, 2)))
+    return failure();
+  n.results.push_back(OpTy::create(n.builder, n.loc, n.unrankedLike(n.operand(0)),
+                                   n.operand(0), n.operand(1)));
+  return success();
+}
+
+static LogicalResult importClip(NodeContext &n) {
+  if (failed(arity(n, 1, 3)))
+    return failure();
+  Value lo = n.operand(1), hi = n.operand(2);
+  if (n.opset < 11) { // bounds were attributes before opset 11
+    if (n.has("min"))
+      lo = n.f32Scalar(n.getFloat("min", 0));
+    if (n.has("max"))
+      hi = n.f32Scalar(n.getFloat("max", 0));
+  }
+  n.results.push_back(o::ClipOp::create(n.builder, n.loc,
+                                        n.unrankedLike(n.operand(0)),
+                                        n.operand(0), lo, hi));
+  return success();
+}
+
+static LogicalResult importGemm(NodeContext &n) {
+  if (failed(arity(n, 2, 3)))
+    return failure();
+  n.results.push_back(o::GemmOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
+      n.operand(1), n.operand(2),
+      n.builder.getF32FloatAttr(n.getFloat("alpha", 1.0f)),
+      n.builder.getF32FloatAttr(n.getFloat("beta", 1.0f)),
+      n.builder.getI64IntegerAttr(n.getInt("transA", 0)),
+      n.builder.getI64IntegerAttr(n.getInt("transB", 0))));
+  return success();
+}
+
+static LogicalResult importMatMul(NodeContext &n) {
+  return binary<o::MatMulOp>(n);
+}
+
+/// kernel_shape, pads, strides and dilations with ONNX's defaults.
+struct Window {
+  SmallVector<int64_t> kernel, pads, strides, dilations;
+};
+static FailureOr<Window> readWindow(NodeContext &n, Value weight) {
+  Window w;
+  w.kernel = n.getInts("kernel_shape");
+  if (w.kernel.empty() && weight)
+    if (auto t = dyn_cast<RankedTensorType>(weight.getType()))
+      if (t.getRank() >= 3)
+        w.kernel.assign(t.getShape().begin() + 2, t.getShape().end());
+  if (w.kernel.size() != 2)
+    return n.error("only 2-D windows are supported, got kernel_shape of rank " +
+                   Twine(w.kernel.size()));
+  w.pads = n.getInts("pads");
+  if (w.pads.empty())
+    w.pads.assign(4, 0);
+  w.strides = n.getInts("strides");
+  if (w.strides.empty())
+    w.strides.assign(2, 1);
+  w.dilations = n.getInts("dilations");
+  if (w.dilations.empty())
+    w.dilations.assign(2, 1);
+  return w;
+}
+
+static LogicalResult importConv(NodeContext &n) {
+  if (failed(arity(n, 2, 3)))
+    return failure();
+  auto w = readWindow(n, n.operand(1));
+  if (failed(w))
+    return failure();
+  n.results.push_back(o::ConvOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
+      n.operand(1), n.operand(2), w->kernel, w->pads, w->strides, w->dilations,
+      n.getInt("group", 1), n.getString("auto_pad", "NOTSET")));
+  return success();
+}
+
+template <typename OpTy>
+static LogicalResult importPool(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  if (n.node.output_size() > 1)
+    return n.error("the optional Indices output is not supported");
+  auto w = readWindow(n, Value());
+  if (failed(w))
+    return failure();
+  n.results.push_back(OpTy::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), w->kernel,
+      w->pads, w->strides, w->dilations, n.getInt("ceil_mode", 0),
+      n.getInt("count_include_pad", 0), n.getString("auto_pad", "NOTSET")));
+  return success();
+}
+
+static LogicalResult importBatchNorm(NodeContext &n) {
+  if (failed(arity(n, 5, 5)))
+    return failure();
+  if (n.node.output_size() > 1)
+    return n.error("training-mode outputs (running mean/var) are not supported");
+  n.results.push_back(o::BatchNormalizationOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
+      n.operand(1), n.operand(2), n.operand(3), n.operand(4),
+      n.builder.getF32FloatAttr(n.getFloat("epsilon", 1e-5f))));
+  return success();
+}
+
+static LogicalResult importSoftmax(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  int64_t axis = n.getInt("axis", n.opset < 13 ? 1 : -1);
+  // Before opset 13 Softmax flattened to 2-D around `axis`; that equals the
+  // per-axis form only when `axis` is the last one, which inference checks.
+  if (n.opset < 13 && axis != -1)
+    return n.error("Softmax before opset 13 is supported only with axis=-1, got "
+                   "axis=" + Twine(axis));
+  n.results.push_back(o::SoftmaxOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), axis));
+  return success();
+}
+
+static LogicalResult importGlobalAveragePool(NodeContext &n) {
+  return unary<o::GlobalAveragePoolOp>(n);
+}
+
+static LogicalResult importShape(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  IntegerAttr end;
+  if (n.has("end"))
+    end = n.builder.getI64IntegerAttr(n.getInt("end", 0));
+  auto op = o::ShapeOp::create(
+      n.builder, n.loc, UnrankedTensorType::get(n.builder.getI64Type()),
+      n.operand(0), n.getInt("start", 0), end);
+  n.results.push_back(op);
+  return success();
+}
+
+static LogicalResult importGather(NodeContext &n) {
+  if (failed(arity(n, 2, 2)))
+    return failure();
+  n.results.push_back(o::GatherOp::create(n.builder, n.loc,
+                                          n.unrankedLike(n.operand(0)),
+                                          n.operand(0), n.operand(1),
+                                          n.getInt("axis", 0)));
+  return success();
+}
+
+static LogicalResult importConcat(NodeContext &n) {
+  if (n.operands.empty() || llvm::is_contained(n.operands, Value()))
+    return n.error("expects at least one non-empty input");
+  if (!n.has("axis"))
+    return n.error("missing required attribute 'axis'");
+  n.results.push_back(o::ConcatOp::create(n.builder, n.loc,
+                                          n.unrankedLike(n.operand(0)),
+                                          n.operands, n.getInt("axis", 0)));
+  return success();
+}
+
+static LogicalResult importReshape(NodeContext &n) {
+  Value shape = n.operand(1);
+  if (n.opset < 5) {
+    if (failed(arity(n, 1, 1)))
+      return failure();
+    shape = n.i64Constant(n.getInts("shape"));
+  } else if (failed(arity(n, 2, 2))) {
+    return failure();
+  }
+  n.results.push_back(o::ReshapeOp::create(n.builder, n.loc,
+                                           n.unrankedLike(n.operand(0)),
+                                           n.operand(0), shape,
+                                           n.getInt("allowzero", 0)));
+  return success();
+}
+
+static LogicalResult importFlatten(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  n.results.push_back(o::FlattenOp::create(n.builder, n.loc,
+                                           n.unrankedLike(n.operand(0)),
+                                           n.operand(0), n.getInt("axis", 1)));
+  return success();
+}
+
+static LogicalResult importUnsqueeze(NodeContext &n) {
+  Value axes = n.operand(1);
+  if (n.opset < 13) { // axes was an attribute before opset 13
+    if (failed(arity(n, 1, 1)))
+      return failure();
+    axes = n.i64Constant(n.getInts("axes"));
+  } else if (failed(arity(n, 2, 2))) {
+    return failure();
+  }
+  n.results.push_back(o::UnsqueezeOp::create(n.builder, n.loc,
+                                             n.unrankedLike(n.operand(0)),
+                                             n.operand(0), axes));
+  return success();
+}
+
+static LogicalResult importSqueeze(NodeContext &n) {
+  Value axes = n.operand(1);
+  if (n.opset < 13) {
+    if (failed(arity(n, 1, 1)))
+      return failure();
+    if (n.has("axes"))
+      axes = n.i64Constant(n.getInts("axes"));
+  } else if (failed(arity(n, 1, 2))) {
+    return failure();
+  }
+  n.results.push_back(o::SqueezeOp::create(n.builder, n.loc,
+                                           n.unrankedLike(n.operand(0)),
+                                           n.operand(0), axes));
+  return success();
+}
+
+static LogicalResult importTranspose(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  n.results.push_back(o::TransposeOp::create(n.builder, n.loc,
+                                             n.unrankedLike(n.operand(0)),
+                                             n.operand(0), n.getInts("perm")));
+  return success();
+}
+
+static LogicalResult importCast(NodeContext &n) {
+  if (failed(arity(n, 1, 1)))
+    return failure();
+  int64_t to = n.getInt("to", 0);
+  Type et = elementTypeFor(n.builder.getContext(), to);
+  if (!et)
+    return n.error("cannot cast to " + onnxTypeName(to));
+  n.results.push_back(o::CastOp::create(n.builder, n.loc, n.unranked(et),
+                                        n.operand(0), et));
+  return success();
+}
+
+static LogicalResult importConstant(NodeContext &n) {
+  if (failed(arity(n, 0, 0)))
+    return failure();
+  Builder &b = n.builder;
+  ElementsAttr value;
+  if (const auto *a = n.attr("value")) {
+    std::string err;
+    value = importTensor(b.getContext(), a->t(), n.modelDir, err);
+    if (!value)
+      return n.error(err);
+  } else if (const auto *a = n.attr("value_float")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
+                                   a->f());
+  } else if (const auto *a = n.attr("value_floats")) {
+    SmallVector<float> v(a->floats().begin(), a->floats().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)v.size()}, b.getF32Type()),
+        ArrayRef<float>(v));
+  } else if (const auto *a = n.attr("value_int")) {
+    value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
+                                   a->i());
+  } else if (const auto *a = n.attr("value_ints")) {
+    SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
+    value = DenseElementsAttr::get(
+        RankedTensorType::get({(int64_t)v.size()}, b.getI64Type()),
+        ArrayRef<int64_t>(v));
+  } else {
+    return n.error("needs a value, value_float(s) or value_int(s) attribute");
+  }
+  n.results.push_back(
+      o::ConstantOp::create(n.builder, n.loc, value.getType(), value));
+  return success();
+}
+
+/// Dropout in inference is the identity on its first output.
+static LogicalResult importIdentityLike(NodeContext &n) {
+  if (n.operands.empty() || !n.operand(0))
+    return n.error("expects an input");
+  if (n.node.output_size() > 1 && !n.node.output(1).empty())
+    return n.error("the mask output of Dropout is not supported");
+  n.results.push_back(o::IdentityOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
+  return success();
+}
+
+const llvm::StringMap<OpImportFn> &opImporters() {
+  static const llvm::StringMap<OpImportFn> table = {
+      {"Abs", unary<o::AbsOp>},
+      {"Add", binary<o::AddOp>},
+      {"AveragePool", importPool<o::AveragePoolOp>},
+      {"BatchNormalization", importBatchNorm},
+      {"Cast", importCast},
+      {"Clip", importClip},
+      {"Concat", importConcat},
+      {"Constant", importConstant},
+      {"Conv", importConv},
+      {"Div", binary<o::DivOp>},
+      {"Dropout", importIdentityLike},
+      {"Exp", unary<o::ExpOp>},
+      {"Flatten", importFlatten},
+      {"Gather", importGather},
+      {"Gemm", importGemm},
+      {"GlobalAveragePool", importGlobalAveragePool},
+      {"Identity", importIdentityLike},
+      {"MatMul", importMatMul},
+      {"MaxPool", importPool<o::MaxPoolOp>},
+      {"Mul", binary<o::MulOp>},
+      {"Neg", unary<o::NegOp>},
+      {"Relu", unary<o::ReluOp>},
+      {"Reshape", importReshape},
+      {"Shape", importShape},
+      {"Sigmoid", unary<o::SigmoidOp>},
+      {"Softmax", importSoftmax},
+      {"Sqrt", unary<o::SqrtOp>},
+      {"Squeeze", importSqueeze},
+      {"Sub", binary<o::SubOp>},
+      {"Tanh", unary<o::TanhOp>},
+      {"Transpose", importTranspose},
+      {"Unsqueeze", importUnsqueeze},
+  };
+  return table;
+}
+
+} // namespace onnxcc

@@ -1,0 +1,49 @@
+//===- OpImporters.h - one builder per ONNX operator ------------*- C++ -*-===//
+#ifndef ONNXCC_COMPILER_FRONTEND_OPIMPORTERS_H
+#define ONNXCC_COMPILER_FRONTEND_OPIMPORTERS_H
+
+#include "mlir/IR/Builders.h"
+#include "onnx/onnx_pb.h"
+#include "llvm/ADT/StringMap.h"
+#include <string>
+
+namespace onnxcc {
+
+/// What an op builder sees of one ONNX node.
+struct NodeContext {
+  mlir::OpBuilder &builder;
+  mlir::Location loc;
+  const ::onnx::NodeProto &node;
+  llvm::SmallVector<mlir::Value> operands; ///< null for omitted optional inputs
+  int64_t opset;
+  const std::string &modelDir;
+  llvm::SmallVector<mlir::Value> results; ///< filled by the builder
+
+  const ::onnx::AttributeProto *attr(llvm::StringRef name) const;
+  int64_t getInt(llvm::StringRef name, int64_t dflt) const;
+  float getFloat(llvm::StringRef name, float dflt) const;
+  std::string getString(llvm::StringRef name, const std::string &dflt) const;
+  llvm::SmallVector<int64_t> getInts(llvm::StringRef name) const;
+  bool has(llvm::StringRef name) const { return attr(name) != nullptr; }
+  mlir::Value operand(unsigned i) const {
+    return i < operands.size() ? operands[i] : mlir::Value();
+  }
+  /// An unranked tensor of `element`: shape inference refines it later.
+  mlir::Type unranked(mlir::Type element) const;
+  mlir::Type unrankedLike(mlir::Value v) const;
+  /// An i64 constant tensor (for attributes that became inputs in later
+  /// opsets, e.g. Unsqueeze axes).
+  mlir::Value i64Constant(llvm::ArrayRef<int64_t> values) const;
+  mlir::Value f32Scalar(float v) const;
+  mlir::LogicalResult error(const llvm::Twine &message) const;
+};
+
+using OpImportFn = mlir::LogicalResult (*)(NodeContext &);
+
+/// ONNX op type (default domain) -> builder. The only place where ONNX's
+/// CamelCase operator names appear.
+const llvm::StringMap<OpImportFn> &opImporters();
+
+} // namespace onnxcc
+
+#endif // ONNXCC_COMPILER_FRONTEND_OPIMPORTERS_H

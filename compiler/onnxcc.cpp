@@ -1,0 +1,186 @@
+//===- onnxcc.cpp - the onnxcc driver -------------------------------------===//
+//
+//   onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...
+//                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
+//   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
+//                  [--cxx CXX] [--runtime-dir DIR] [--keep DIR]
+//
+// Every error is one line, `onnxcc: error: <where>: <what>`, exit code 1.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/cpu/CppEmitter.h"
+#include "compiler/Compile.h"
+#include "compiler/Diagnostics.h"
+#include "compiler/Verify.h"
+#include "compiler/frontend/TensorImport.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cstdlib>
+
+using namespace onnxcc;
+
+static const char *kUsage =
+    "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
+    "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
+    "       onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
+    "                      [--cxx CXX] [--runtime-dir DIR] [--keep DIR]\n"
+    "       onnxcc --version\n";
+
+static int usageError(const std::string &msg) {
+  llvm::errs() << "onnxcc: error: " << msg << "\n" << kUsage;
+  return 1;
+}
+
+/// Parses "NAME=VALUE" with VALUE a positive dimension.
+static bool parseDim(const std::string &arg, std::map<std::string, int64_t> &dims,
+                     std::string &error) {
+  size_t eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    error = "--dim expects NAME=VALUE, got '" + arg + "'";
+    return false;
+  }
+  std::string value = arg.substr(eq + 1);
+  char *end = nullptr;
+  long long v = std::strtoll(value.c_str(), &end, 10);
+  if (value.empty() || *end || v <= 0 || v > kMaxDim) {
+    error = "--dim " + arg.substr(0, eq) + " needs a positive size, got '" + value + "'";
+    return false;
+  }
+  dims[arg.substr(0, eq)] = v;
+  return true;
+}
+
+static bool parseDouble(const std::string &s, double &out) {
+  char *end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && !*end && out >= 0;
+}
+
+/// The runtime headers: beside the source tree this binary was built from,
+/// or installed next to it (<prefix>/include).
+static std::string defaultRuntimeDir(const char *argv0) {
+  std::string exe = llvm::sys::fs::getMainExecutable(argv0, (void *)&defaultRuntimeDir);
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(exe)));
+  llvm::sys::path::append(installed, "include");
+  if (llvm::sys::fs::exists(installed + "/onnxcc/runtime.h"))
+    return std::string(installed);
+  return ONNXCC_RUNTIME_DIR;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
+    llvm::outs() << kUsage;
+    return args.empty() ? 1 : 0;
+  }
+  if (args[0] == "--version") {
+    llvm::outs() << "onnxcc 0.1.0 (LLVM/MLIR " LLVM_VERSION_STRING ")\n";
+    return 0;
+  }
+  std::string command = args[0];
+  if (command != "compile" && command != "verify")
+    return usageError("unknown command '" + command + "'");
+
+  std::string commandLine;
+  for (size_t i = 1; i < args.size(); ++i)
+    if (i != 1) // the model path is named separately in the banner
+      commandLine += (commandLine.empty() ? "" : " ") + args[i];
+
+  std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep;
+  std::map<std::string, int64_t> dims;
+  double atol = 1e-4, rtol = 1e-4;
+  bool fuse = true;
+  for (size_t i = 1; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&](std::string &dst) {
+      if (i + 1 >= args.size())
+        return false;
+      dst = args[++i];
+      return true;
+    };
+    std::string v, error;
+    if (a == "-o" ? !value(outDir)
+        : a == "--name" ? !value(name)
+        : a == "--emit" ? !value(emit)
+        : a == "--dump-ir" ? !value(dumpIr)
+        : a == "--cxx" ? !value(cxx)
+        : a == "--runtime-dir" ? !value(runtimeDir)
+        : a == "--keep" ? !value(keep)
+        : false)
+      return usageError(a + " needs a value");
+    if (a == "-o" || a == "--name" || a == "--emit" || a == "--dump-ir" ||
+        a == "--cxx" || a == "--runtime-dir" || a == "--keep")
+      continue;
+    if (a == "--dim") {
+      if (!value(v))
+        return usageError("--dim needs NAME=VALUE");
+      if (!parseDim(v, dims, error))
+        return usageError(error);
+    } else if (a == "--atol" || a == "--rtol") {
+      double d;
+      if (!value(v) || !parseDouble(v, d))
+        return usageError(a + " needs a non-negative number");
+      (a == "--atol" ? atol : rtol) = d;
+    } else if (a == "--no-fuse") {
+      fuse = false;
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("unknown option '" + a + "'");
+    } else if (input.empty()) {
+      input = a;
+    } else {
+      return usageError("unexpected argument '" + a + "'");
+    }
+  }
+  if (input.empty())
+    return usageError(command == "compile" ? "no model file given"
+                                           : "no model directory given");
+
+  if (command == "verify") {
+    VerifyRequest req;
+    req.modelDir = input;
+    req.dims = dims;
+    req.atol = atol;
+    req.rtol = rtol;
+    req.cxx = cxx;
+    req.runtimeDir = runtimeDir.empty() ? defaultRuntimeDir(argv[0]) : runtimeDir;
+    req.workDir = keep;
+    req.commandLine = commandLine;
+    return runVerify(req);
+  }
+
+  CompileRequest req;
+  if (outDir.empty())
+    return usageError("compile needs -o DIR");
+  if (emit == "onnx-mlir")
+    req.emit = EmitKind::OnnxMlir;
+  else if (emit == "kernel-mlir")
+    req.emit = EmitKind::KernelMlir;
+  else if (emit != "cpp")
+    return usageError("--emit must be onnx-mlir, kernel-mlir or cpp, got '" + emit + "'");
+  if (name.empty()) {
+    for (char c : llvm::sys::path::stem(input).str())
+      name += isalnum((unsigned char)c) ? c : '_';
+    if (!isValidCppName(name))
+      name = "model_" + name;
+  }
+  if (!isValidCppName(name))
+    return usageError("--name '" + name + "' is not a valid C++ identifier");
+  req.name = name;
+  req.dims = dims;
+  req.outDir = outDir;
+  req.dumpIrDir = dumpIr;
+  req.commandLine = commandLine;
+  req.fuse = fuse;
+
+  mlir::MLIRContext ctx;
+  initContext(ctx);
+  OneLineDiagnostics diags(ctx);
+  auto model = loadModel(ctx, input);
+  if (!model || failed(compileModel(ctx, *model, req)))
+    return 1;
+  return diags.errors() ? 1 : 0;
+}

@@ -1,0 +1,36 @@
+//===- KernelDialect.td - kernel-level dialect -------------*- tablegen -*-===//
+//
+// The kernel-level dialect: one op per runtime-support kernel call, with
+// fused epilogues and elementwise chains as regions of scalar arith/math
+// ops. Tensors here always have static shapes; --onnxcc-plan-memory gives
+// every value a home (an arena offset, a graph output, an alias) through
+// the discardable attributes documented in docs/design.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ONNXCC_KERNEL_DIALECT
+#define ONNXCC_KERNEL_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def Kernel_Dialect : Dialect {
+  let name = "kernel";
+  let summary = "fused kernels over statically planned buffers";
+  let cppNamespace = "::onnxcc::kernel";
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+  let extraClassDeclaration = [{
+    /// Byte offset of a value's buffer in the workspace arena.
+    static constexpr ::llvm::StringLiteral kOffsetAttr = "kernel.offset";
+    /// Index of the graph output this op writes directly.
+    static constexpr ::llvm::StringLiteral kOutputAttr = "kernel.output";
+    /// Byte offset of an op's temporary scratch buffer (im2col).
+    static constexpr ::llvm::StringLiteral kScratchAttr = "kernel.scratch_offset";
+    /// Set on a concat whose inputs were planned inside its result.
+    static constexpr ::llvm::StringLiteral kInPlaceAttr = "kernel.in_place";
+    /// Module attribute: the arena size the planner chose.
+    static constexpr ::llvm::StringLiteral kWorkspaceAttr = "kernel.workspace_bytes";
+  }];
+}
+
+#endif // ONNXCC_KERNEL_DIALECT

@@ -1,0 +1,144 @@
+//===- KernelOps.cpp - kernel-level dialect -------------------------------===//
+#include "dialects/Kernel/KernelOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+
+using namespace mlir;
+using namespace onnxcc::kernel;
+
+#include "dialects/Kernel/KernelDialect.cpp.inc"
+
+void KernelDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Kernel/KernelOps.cpp.inc"
+      >();
+}
+
+/// A scalar body: one block whose arguments are `numArgs` scalars of the
+/// element type and whose terminator yields one of that type. An empty
+/// region (no epilogue) is accepted when `allowEmpty`.
+static LogicalResult verifyScalarBody(Operation *op, Region &region,
+                                      unsigned numArgs, Type element,
+                                      bool allowEmpty) {
+  if (region.empty())
+    return allowEmpty ? success()
+                      : op->emitOpError() << "expects a body block";
+  if (!region.hasOneBlock())
+    return op->emitOpError() << "expects a single-block body, got "
+                             << region.getBlocks().size() << " blocks";
+  Block &block = region.front();
+  if (block.getNumArguments() != numArgs)
+    return op->emitOpError() << "body takes " << block.getNumArguments()
+                             << " arguments, expected " << numArgs;
+  for (BlockArgument arg : block.getArguments())
+    if (arg.getType() != element)
+      return op->emitOpError() << "body argument type " << arg.getType()
+                               << " differs from element type " << element;
+  auto yield = dyn_cast<YieldOp>(block.getTerminator());
+  if (!yield)
+    return op->emitOpError() << "body must end in kernel.yield";
+  if (yield.getValue().getType() != element)
+    return op->emitOpError() << "body yields " << yield.getValue().getType()
+                             << ", expected " << element;
+  return success();
+}
+
+static Type elementOf(Value v) {
+  return cast<ShapedType>(v.getType()).getElementType();
+}
+
+LogicalResult GemmOp::verify() {
+  auto a = cast<ShapedType>(getA().getType()).getShape();
+  auto b = cast<ShapedType>(getB().getType()).getShape();
+  auto y = cast<ShapedType>(getType()).getShape();
+  if (a.size() != 2 || b.size() != 2 || y.size() != 2)
+    return emitOpError() << "expects 2-D operands and result";
+  int64_t m = getTransA() ? a[1] : a[0], k = getTransA() ? a[0] : a[1];
+  int64_t kb = getTransB() ? b[1] : b[0], n = getTransB() ? b[0] : b[1];
+  if (k != kb || y[0] != m || y[1] != n)
+    return emitOpError() << "shapes do not form a product: A' is " << m << "x"
+                         << k << ", B' is " << kb << "x" << n << ", result is "
+                         << y[0] << "x" << y[1];
+  if (getC()) {
+    auto c = cast<ShapedType>(getC().getType()).getShape();
+    bool ok = (c.size() == 1 && (c[0] == n || c[0] == 1)) ||
+              (c.size() == 2 && (c[0] == m || c[0] == 1) &&
+               (c[1] == n || c[1] == 1)) ||
+              c.empty();
+    if (!ok)
+      return emitOpError() << "bias of rank " << c.size()
+                           << " does not broadcast to " << m << "x" << n;
+  }
+  return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
+                          /*allowEmpty=*/true);
+}
+
+LogicalResult Conv2dOp::verify() {
+  auto w = cast<ShapedType>(getWeight().getType()).getShape();
+  auto b = cast<ShapedType>(getBias().getType()).getShape();
+  if (w.size() != 4 || b.size() != 1 || b[0] != w[0])
+    return emitOpError() << "expects OIHW weight and [O] bias, got ranks "
+                         << w.size() << " and " << b.size();
+  return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
+                          /*allowEmpty=*/true);
+}
+
+int64_t Conv2dOp::getScratchElements() {
+  auto x = cast<ShapedType>(getInput().getType()).getShape();
+  auto w = cast<ShapedType>(getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(getType()).getShape();
+  bool pointwise = w[2] == 1 && w[3] == 1 && llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
+                   llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
+  if (pointwise)
+    return 0;
+  // im2col of one group of one image: (C/group * KH * KW) x (OH * OW).
+  return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3];
+}
+
+LogicalResult Pool2dOp::verify() {
+  if (getKind() != "max" && getKind() != "avg")
+    return emitOpError() << "kind must be \"max\" or \"avg\", got \""
+                         << getKind() << "\"";
+  return success();
+}
+
+LogicalResult ElementwiseOp::verify() {
+  auto out = cast<ShapedType>(getType()).getShape();
+  for (Value in : getInputs()) {
+    auto s = cast<ShapedType>(in.getType()).getShape();
+    if (s.size() > out.size())
+      return emitOpError() << "input of rank " << s.size()
+                           << " exceeds result rank " << out.size();
+    for (size_t i = 0; i < s.size(); ++i)
+      if (s[i] != 1 && s[i] != out[out.size() - s.size() + i])
+        return emitOpError() << "input dim " << i << " (" << s[i]
+                             << ") does not broadcast to the result";
+  }
+  Region &body = getBody();
+  if (body.empty() || body.front().getNumArguments() != getInputs().size())
+    return emitOpError() << "body must take one scalar per input ("
+                         << getInputs().size() << ")";
+  for (auto [arg, in] : llvm::zip(body.front().getArguments(), getInputs()))
+    if (arg.getType() != elementOf(in))
+      return emitOpError() << "body argument type " << arg.getType()
+                           << " differs from input element type "
+                           << elementOf(in);
+  auto yield = dyn_cast<YieldOp>(body.front().getTerminator());
+  if (!yield || yield.getValue().getType() != elementOf(getOutput()))
+    return emitOpError() << "body must yield one " << elementOf(getOutput());
+  return success();
+}
+
+LogicalResult ViewOp::verify() {
+  auto in = cast<ShapedType>(getInput().getType());
+  auto out = cast<ShapedType>(getType());
+  if (in.getNumElements() != out.getNumElements() ||
+      in.getElementType() != out.getElementType())
+    return emitOpError() << "cannot view " << in << " as " << out;
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "dialects/Kernel/KernelOps.cpp.inc"

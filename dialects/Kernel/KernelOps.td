@@ -1,0 +1,186 @@
+//===- KernelOps.td - kernel-level dialect operations ------*- tablegen -*-===//
+#ifndef ONNXCC_KERNEL_OPS
+#define ONNXCC_KERNEL_OPS
+
+include "dialects/Kernel/KernelDialect.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/BuiltinAttributes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+
+class Kernel_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Kernel_Dialect, mnemonic, traits>;
+
+def StaticTensor : Type<And<[AnyRankedTensor.predicate,
+                             CPred<"::llvm::cast<::mlir::ShapedType>($_self).hasStaticShape()">]>,
+                        "statically shaped tensor">;
+
+def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator, ReturnLike]> {
+  let summary = "yields the scalar result of an epilogue or elementwise body";
+  let description = [{
+    ```mlir
+    kernel.yield %r : f32
+    ```
+  }];
+  let arguments = (ins AnyType:$value);
+  let assemblyFormat = "$value attr-dict `:` type($value)";
+}
+
+def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
+  let summary = "Y = epilogue(alpha * A' * B' + beta * C)";
+  let description = [{
+    Row-major GEMM. `c` broadcasts from [N], [1, N], [M, 1] or [M, N]. The
+    `epilogue` region maps each output element (its block argument) to the
+    stored value.
+
+    ```mlir
+    %y = kernel.gemm %a, %b bias %c {trans_b = true} : (tensor<1x784xf32>, tensor<256x784xf32>, tensor<256xf32>) -> tensor<1x256xf32> epilogue {
+    ^bb0(%v: f32):
+      %zero = arith.constant 0.0 : f32
+      %r = arith.maximumf %v, %zero : f32
+      kernel.yield %r : f32
+    }
+    ```
+  }];
+  let arguments = (ins StaticTensor:$a, StaticTensor:$b,
+                   Optional<StaticTensor>:$c,
+                   DefaultValuedAttr<F32Attr, "1.0">:$alpha,
+                   DefaultValuedAttr<F32Attr, "1.0">:$beta,
+                   DefaultValuedAttr<BoolAttr, "false">:$trans_a,
+                   DefaultValuedAttr<BoolAttr, "false">:$trans_b);
+  let results = (outs StaticTensor:$output);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = [{
+    $a `,` $b (`bias` $c^)? attr-dict `:` functional-type(operands, results)
+    (`epilogue` $epilogue^)?
+  }];
+  let hasVerifier = 1;
+}
+
+def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove]> {
+  let summary = "grouped, dilated 2-D convolution (NCHW) with epilogue";
+  let description = [{
+    ```mlir
+    %y = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, StaticTensor:$weight,
+                   StaticTensor:$bias,
+                   DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$dilations, I64Attr:$group);
+  let results = (outs StaticTensor:$output);
+  let regions = (region AnyRegion:$epilogue);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $bias attr-dict `:` functional-type(operands, results)
+    (`epilogue` $epilogue^)?
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Floats of im2col scratch the kernel needs (0 for 1x1, stride 1, no pad).
+    int64_t getScratchElements();
+  }];
+}
+
+def Kernel_Pool2dOp : Kernel_Op<"pool2d", [Pure]> {
+  let summary = "2-D max or average pooling (NCHW)";
+  let description = [{
+    ```mlir
+    %y = kernel.pool2d %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, count_include_pad = false} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, StrAttr:$kind,
+                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   BoolAttr:$count_include_pad);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Kernel_GlobalAvgPoolOp : Kernel_Op<"global_avg_pool", [Pure]> {
+  let summary = "mean over the trailing spatial extent of each channel";
+  let description = [{
+    ```mlir
+    %y = kernel.global_avg_pool %x : (tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Kernel_ElementwiseOp : Kernel_Op<"elementwise", [Pure, IsolatedFromAbove]> {
+  let summary = "one loop applying a scalar body to broadcast inputs";
+  let description = [{
+    The body takes one scalar per input (inputs broadcast to the result
+    shape) and yields the output element. Fusion grows the body instead of
+    adding loops.
+
+    ```mlir
+    %y = kernel.elementwise %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
+    ^bb0(%x: f32, %z: f32):
+      %s = arith.addf %x, %z : f32
+      kernel.yield %s : f32
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<StaticTensor>:$inputs);
+  let results = (outs StaticTensor:$output);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results) $body";
+  let hasVerifier = 1;
+}
+
+def Kernel_ConcatOp : Kernel_Op<"concat", [Pure]> {
+  let summary = "concatenate along an axis (a no-op when planned in place)";
+  let description = [{
+    ```mlir
+    %y = kernel.concat %a, %b {axis = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<1x3x4x4xf32>) -> tensor<1x5x4x4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<StaticTensor>:$inputs, I64Attr:$axis);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results)";
+}
+
+def Kernel_ViewOp : Kernel_Op<"view", [Pure]> {
+  let summary = "reinterpret a contiguous buffer with another shape";
+  let description = [{
+    Reshape, Flatten, Squeeze and Unsqueeze: the result aliases the input's
+    buffer, so no code is emitted.
+
+    ```mlir
+    %y = kernel.view %x : (tensor<1x4x2x2xf32>) -> tensor<1x16xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
+def Kernel_TransposeOp : Kernel_Op<"transpose", [Pure]> {
+  let summary = "permute dimensions into a new buffer";
+  let description = [{
+    ```mlir
+    %y = kernel.transpose %x {perm = array<i64: 1, 0>} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, DenseI64ArrayAttr:$perm);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
+  let summary = "softmax over the last dimension after moving `axis` there";
+  let description = [{
+    ```mlir
+    %y = kernel.softmax %x {axis = 1 : i64} : (tensor<1x10xf32>) -> tensor<1x10xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, I64Attr:$axis);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+}
+
+#endif // ONNXCC_KERNEL_OPS

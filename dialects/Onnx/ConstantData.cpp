@@ -1,0 +1,145 @@
+//===- ConstantData.cpp - Reading constant tensors ------------------------===//
+#include "dialects/Onnx/ConstantData.h"
+
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/Matchers.h"
+#include <cstring>
+
+using namespace mlir;
+
+namespace onnxcc {
+
+ElementsAttr getConstantElements(Value v) {
+  Attribute attr;
+  if (!v || !matchPattern(v, m_Constant(&attr)))
+    return {};
+  return dyn_cast<ElementsAttr>(attr);
+}
+
+/// Bytes of one element of `elementType` in the model's little-endian layout.
+static int64_t elementBytes(Type elementType) {
+  if (elementType.isInteger(1))
+    return 0;
+  return (elementType.getIntOrFloatBitWidth() + 7) / 8;
+}
+
+/// The raw bytes of a resource blob, or of a non-splat dense attribute.
+/// Splats return the single element's bytes and set `isSplat`.
+static std::optional<ArrayRef<char>> rawView(ElementsAttr attr, bool &isSplat) {
+  isSplat = false;
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(attr)) {
+    AsmResourceBlob *blob = res.getRawHandle().getBlob();
+    if (!blob)
+      return std::nullopt;
+    return blob->getData();
+  }
+  if (auto dense = dyn_cast<DenseElementsAttr>(attr)) {
+    if (dense.getElementType().isInteger(1))
+      return std::nullopt;
+    isSplat = dense.isSplat();
+    return dense.getRawData();
+  }
+  return std::nullopt;
+}
+
+template <typename Out>
+static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
+  Type et = attr.getElementType();
+  int64_t width = elementBytes(et);
+  bool isSplat;
+  auto raw = rawView(attr, isSplat);
+  if (!raw || width == 0)
+    return false;
+  int64_t n = attr.getNumElements();
+  if (!isSplat && static_cast<int64_t>(raw->size()) != n * width)
+    return false;
+  out.resize(n);
+  for (int64_t i = 0; i < n; ++i) {
+    const char *p = raw->data() + (isSplat ? 0 : i * width);
+    if (et.isF32()) {
+      float f;
+      std::memcpy(&f, p, 4);
+      out[i] = static_cast<Out>(f);
+    } else if (et.isF64()) {
+      double d;
+      std::memcpy(&d, p, 8);
+      out[i] = static_cast<Out>(d);
+    } else if (auto it = dyn_cast<IntegerType>(et)) {
+      int64_t v = 0;
+      std::memcpy(&v, p, width);
+      if (!it.isUnsigned() && width < 8) // sign-extend
+        v = (v << (64 - 8 * width)) >> (64 - 8 * width);
+      out[i] = static_cast<Out>(v);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool readAsDoubles(ElementsAttr attr, std::vector<double> &out) {
+  return readAs(attr, out);
+}
+bool readAsInt64s(ElementsAttr attr, std::vector<int64_t> &out) {
+  return readAs(attr, out);
+}
+
+bool appendRawBytes(ElementsAttr attr, std::vector<char> &out) {
+  bool isSplat;
+  auto raw = rawView(attr, isSplat);
+  int64_t width = elementBytes(attr.getElementType());
+  if (!raw || width == 0)
+    return false;
+  int64_t n = attr.getNumElements();
+  if (!isSplat) {
+    if (static_cast<int64_t>(raw->size()) != n * width)
+      return false;
+    out.insert(out.end(), raw->begin(), raw->end());
+    return true;
+  }
+  for (int64_t i = 0; i < n; ++i)
+    out.insert(out.end(), raw->begin(), raw->begin() + width);
+  return true;
+}
+
+/// Above this many elements a float constant goes into a resource blob so
+/// that the context does not hash and unique megabytes of weights.
+static constexpr int64_t kInlineElementLimit = 4096;
+
+ElementsAttr makeElements(ShapedType type, ArrayRef<double> values) {
+  Type et = type.getElementType();
+  if (et.isF32()) {
+    std::vector<float> f(values.begin(), values.end());
+    if (static_cast<int64_t>(f.size()) > kInlineElementLimit) {
+      auto blob = HeapAsmResourceBlob::allocateAndCopyInferAlign<float>(f);
+      return DenseResourceElementsAttr::get(type, "folded", std::move(blob));
+    }
+    return DenseElementsAttr::get(type, ArrayRef<float>(f));
+  }
+  if (et.isF64())
+    return DenseElementsAttr::get(type, values);
+  if (auto it = dyn_cast<IntegerType>(et)) {
+    SmallVector<APInt> ints;
+    for (double v : values)
+      ints.push_back(APInt(it.getWidth(), static_cast<int64_t>(v),
+                           /*isSigned=*/true, /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, ints);
+  }
+  return {};
+}
+
+ElementsAttr makeElements(ShapedType type, ArrayRef<int64_t> values) {
+  Type et = type.getElementType();
+  if (auto it = dyn_cast<IntegerType>(et)) {
+    SmallVector<APInt> ints;
+    for (int64_t v : values)
+      ints.push_back(APInt(it.getWidth(), v, /*isSigned=*/true,
+                           /*implicitTrunc=*/true));
+    return DenseElementsAttr::get(type, ints);
+  }
+  std::vector<double> d(values.begin(), values.end());
+  return makeElements(type, ArrayRef<double>(d));
+}
+
+} // namespace onnxcc

@@ -1,0 +1,415 @@
+//===- OnnxOps.cpp - ONNX graph dialect -----------------------------------===//
+//
+// Dialect registration and the InferTypeOpInterface hooks. Each hook reads
+// the operand shapes, calls the matching rule in ShapeFunctions.cpp and
+// answers an unranked tensor while an input shape is still unknown.
+//
+//===----------------------------------------------------------------------===//
+#include "dialects/Onnx/OnnxOps.h"
+
+#include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/ShapeFunctions.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+using namespace onnxcc;
+using namespace onnxcc::onnx;
+
+#include "dialects/Onnx/OnnxDialect.cpp.inc"
+
+void OnnxDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "dialects/Onnx/OnnxOps.cpp.inc"
+      >();
+}
+
+Operation *OnnxDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  auto elements = dyn_cast<ElementsAttr>(value);
+  if (!elements || elements.getType() != type)
+    return nullptr;
+  return ConstantOp::create(builder, loc, type, elements);
+}
+
+//===----------------------------------------------------------------------===//
+// Shared inference helpers
+//===----------------------------------------------------------------------===//
+
+/// The static-or-dynamic shape of a ranked operand, or nullopt if unranked.
+static std::optional<ArrayRef<int64_t>> shapeOf(Value v) {
+  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
+    return t.getShape();
+  return std::nullopt;
+}
+
+static Type elementOf(Value v) { return getElementTypeOrSelf(v.getType()); }
+
+static Type unranked(Type element) { return UnrankedTensorType::get(element); }
+
+/// Pushes the tensor type for `shape`, or fails if the rule failed.
+static LogicalResult pushShape(SmallVectorImpl<Type> &types,
+                               FailureOr<Shape> shape, Type element) {
+  if (failed(shape))
+    return failure();
+  types.push_back(RankedTensorType::get(*shape, element));
+  return success();
+}
+
+/// Result types are compatible when element types match and shapes may be
+/// equal: an op imported with an unranked result stays valid until the
+/// shape-inference pass refines it.
+static bool compatibleTypes(TypeRange l, TypeRange r) {
+  if (l.size() != r.size())
+    return false;
+  for (auto [a, b] : llvm::zip(l, r))
+    if (getElementTypeOrSelf(a) != getElementTypeOrSelf(b) ||
+        failed(verifyCompatibleShape(a, b)))
+      return false;
+  return true;
+}
+
+/// Reads a small constant i64 operand (Reshape's shape, Unsqueeze's axes).
+static std::optional<std::vector<int64_t>> constInts(Value v) {
+  ElementsAttr attr = getConstantElements(v);
+  std::vector<int64_t> out;
+  if (!attr || !readAsInt64s(attr, out))
+    return std::nullopt;
+  return out;
+}
+
+#define ONNXCC_COMPATIBLE(Op)                                                  \
+  bool Op::isCompatibleReturnTypes(TypeRange l, TypeRange r) {                 \
+    return compatibleTypes(l, r);                                              \
+  }
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+#define ONNXCC_UNARY(Op)                                                       \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location>,   \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    types.push_back(adaptor.getInput().getType());                             \
+    return success();                                                          \
+  }                                                                            \
+  ONNXCC_COMPATIBLE(Op)
+
+ONNXCC_UNARY(ReluOp)
+ONNXCC_UNARY(SigmoidOp)
+ONNXCC_UNARY(TanhOp)
+ONNXCC_UNARY(ExpOp)
+ONNXCC_UNARY(NegOp)
+ONNXCC_UNARY(AbsOp)
+ONNXCC_UNARY(SqrtOp)
+ONNXCC_UNARY(IdentityOp)
+ONNXCC_UNARY(ClipOp)
+ONNXCC_UNARY(SoftmaxOp)
+ONNXCC_UNARY(BatchNormalizationOp)
+
+#define ONNXCC_BINARY(Op)                                                      \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    Type et = elementOf(adaptor.getLhs());                                     \
+    if (et != elementOf(adaptor.getRhs()))                                     \
+      return emitOptionalError(l, "operand element types differ: ", et,        \
+                               " and ", elementOf(adaptor.getRhs()));          \
+    auto a = shapeOf(adaptor.getLhs()), b = shapeOf(adaptor.getRhs());         \
+    if (!a || !b) {                                                            \
+      types.push_back(unranked(et));                                           \
+      return success();                                                        \
+    }                                                                          \
+    return pushShape(types, inferBroadcastShape(l, *a, *b), et);               \
+  }                                                                            \
+  ONNXCC_COMPATIBLE(Op)
+
+ONNXCC_BINARY(AddOp)
+ONNXCC_BINARY(SubOp)
+ONNXCC_BINARY(MulOp)
+ONNXCC_BINARY(DivOp)
+
+//===----------------------------------------------------------------------===//
+// Linear algebra, convolution, pooling
+//===----------------------------------------------------------------------===//
+
+LogicalResult GemmOp::inferReturnTypes(MLIRContext *, std::optional<Location> l,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getA());
+  auto a = shapeOf(adaptor.getA()), b = shapeOf(adaptor.getB());
+  if (!a || !b) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  auto shape = inferGemmShape(l, *a, *b, adaptor.getTransA() != 0,
+                              adaptor.getTransB() != 0);
+  if (succeeded(shape) && adaptor.getC())
+    if (auto c = shapeOf(adaptor.getC()))
+      if (failed(inferBroadcastShape(l, *shape, *c)))
+        return failure();
+  return pushShape(types, shape, et);
+}
+ONNXCC_COMPATIBLE(GemmOp)
+
+LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> l,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getA());
+  auto a = shapeOf(adaptor.getA()), b = shapeOf(adaptor.getB());
+  if (!a || !b) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types, inferMatMulShape(l, *a, *b), et);
+}
+ONNXCC_COMPATIBLE(MatMulOp)
+
+LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> l,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getInput());
+  auto x = shapeOf(adaptor.getInput()), w = shapeOf(adaptor.getWeight());
+  if (!x || !w) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  auto pads = resolveAutoPad(l, adaptor.getAutoPad(), *x,
+                             adaptor.getKernelShape(), adaptor.getPads(),
+                             adaptor.getStrides(), adaptor.getDilations());
+  if (failed(pads))
+    return failure();
+  auto shape = inferConvShape(l, *x, *w, adaptor.getKernelShape(), *pads,
+                              adaptor.getStrides(), adaptor.getDilations(),
+                              adaptor.getGroup());
+  if (succeeded(shape) && adaptor.getBias())
+    if (auto b = shapeOf(adaptor.getBias()))
+      if (b->size() != 1 || ((*b)[0] != (*w)[0] && (*w)[0] != ShapedType::kDynamic))
+        return emitOptionalError(l, "bias must have shape [", (*w)[0],
+                                 "], got rank ", b->size());
+  return pushShape(types, shape, et);
+}
+ONNXCC_COMPATIBLE(ConvOp)
+
+#define ONNXCC_POOL(Op)                                                        \
+  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
+                                     Adaptor adaptor,                          \
+                                     SmallVectorImpl<Type> &types) {           \
+    Type et = elementOf(adaptor.getInput());                                   \
+    auto x = shapeOf(adaptor.getInput());                                      \
+    if (!x) {                                                                  \
+      types.push_back(unranked(et));                                           \
+      return success();                                                        \
+    }                                                                          \
+    auto pads = resolveAutoPad(l, adaptor.getAutoPad(), *x,                    \
+                               adaptor.getKernelShape(), adaptor.getPads(),    \
+                               adaptor.getStrides(), adaptor.getDilations());  \
+    if (failed(pads))                                                          \
+      return failure();                                                        \
+    return pushShape(types,                                                    \
+                     inferPoolShape(l, *x, adaptor.getKernelShape(), *pads,    \
+                                    adaptor.getStrides(),                      \
+                                    adaptor.getDilations(),                    \
+                                    adaptor.getCeilMode() != 0),               \
+                     et);                                                      \
+  }                                                                            \
+  ONNXCC_COMPATIBLE(Op)
+
+ONNXCC_POOL(MaxPoolOp)
+ONNXCC_POOL(AveragePoolOp)
+
+LogicalResult GlobalAveragePoolOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> l, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getInput());
+  auto x = shapeOf(adaptor.getInput());
+  if (!x) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  if (x->size() < 3)
+    return emitOptionalError(l, "expects rank >= 3 (N, C, spatial...), got rank ",
+                             x->size());
+  Shape out(x->begin(), x->begin() + 2);
+  out.append(x->size() - 2, 1);
+  return pushShape(types, out, et);
+}
+ONNXCC_COMPATIBLE(GlobalAveragePoolOp)
+
+//===----------------------------------------------------------------------===//
+// Shape manipulation
+//===----------------------------------------------------------------------===//
+
+LogicalResult ShapeOp::inferReturnTypes(MLIRContext *ctx,
+                                        std::optional<Location> l,
+                                        Adaptor adaptor,
+                                        SmallVectorImpl<Type> &types) {
+  Type i64 = IntegerType::get(ctx, 64);
+  auto x = shapeOf(adaptor.getInput());
+  if (!x) {
+    types.push_back(RankedTensorType::get({ShapedType::kDynamic}, i64));
+    return success();
+  }
+  int64_t rank = x->size();
+  int64_t start = std::clamp<int64_t>(
+      (int64_t)adaptor.getStart() < 0 ? (int64_t)adaptor.getStart() + rank
+                                      : (int64_t)adaptor.getStart(),
+      0, rank);
+  int64_t end = rank;
+  if (adaptor.getEnd()) {
+    int64_t e = (int64_t)*adaptor.getEnd();
+    end = std::clamp<int64_t>(e < 0 ? e + rank : e, 0, rank);
+  }
+  return pushShape(types, Shape{std::max<int64_t>(0, end - start)}, i64);
+}
+ONNXCC_COMPATIBLE(ShapeOp)
+
+LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> l,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getData());
+  auto d = shapeOf(adaptor.getData()), i = shapeOf(adaptor.getIndices());
+  if (!d || !i) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types, inferGatherShape(l, *d, *i, (int64_t)adaptor.getAxis()),
+                   et);
+}
+ONNXCC_COMPATIBLE(GatherOp)
+
+LogicalResult ConcatOp::inferReturnTypes(MLIRContext *,
+                                         std::optional<Location> l,
+                                         Adaptor adaptor,
+                                         SmallVectorImpl<Type> &types) {
+  if (adaptor.getInputs().empty())
+    return emitOptionalError(l, "expects at least one input");
+  Type et = elementOf(adaptor.getInputs()[0]);
+  SmallVector<ArrayRef<int64_t>> shapes;
+  for (Value v : adaptor.getInputs()) {
+    auto s = shapeOf(v);
+    if (!s) {
+      types.push_back(unranked(et));
+      return success();
+    }
+    shapes.push_back(*s);
+  }
+  return pushShape(types, inferConcatShape(l, shapes, (int64_t)adaptor.getAxis()),
+                   et);
+}
+ONNXCC_COMPATIBLE(ConcatOp)
+
+LogicalResult ConcatOp::verify() {
+  Type et = elementOf(getInputs()[0]);
+  for (Value v : getInputs())
+    if (elementOf(v) != et)
+      return emitOpError() << "inputs differ in element type: " << et << " and "
+                           << elementOf(v);
+  return success();
+}
+
+LogicalResult ReshapeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> l,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getData());
+  auto x = shapeOf(adaptor.getData());
+  auto target = constInts(adaptor.getShape());
+  if (!x || !target) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types,
+                   inferReshapeShape(l, *x, *target, adaptor.getAllowzero() != 0),
+                   et);
+}
+ONNXCC_COMPATIBLE(ReshapeOp)
+
+LogicalResult FlattenOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> l,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getInput());
+  auto x = shapeOf(adaptor.getInput());
+  if (!x) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types, inferFlattenShape(l, *x, (int64_t)adaptor.getAxis()),
+                   et);
+}
+ONNXCC_COMPATIBLE(FlattenOp)
+
+LogicalResult UnsqueezeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> l,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getData());
+  auto x = shapeOf(adaptor.getData());
+  auto axes = constInts(adaptor.getAxes());
+  if (!x || !axes) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types, inferUnsqueezeShape(l, *x, *axes), et);
+}
+ONNXCC_COMPATIBLE(UnsqueezeOp)
+
+LogicalResult SqueezeOp::inferReturnTypes(MLIRContext *,
+                                          std::optional<Location> l,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getData());
+  auto x = shapeOf(adaptor.getData());
+  std::optional<std::vector<int64_t>> axes;
+  if (adaptor.getAxes()) {
+    axes = constInts(adaptor.getAxes());
+    if (!axes) {
+      types.push_back(unranked(et));
+      return success();
+    }
+  }
+  if (!x) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  std::optional<ArrayRef<int64_t>> axesRef;
+  if (axes)
+    axesRef = ArrayRef<int64_t>(*axes);
+  return pushShape(types, inferSqueezeShape(l, *x, axesRef), et);
+}
+ONNXCC_COMPATIBLE(SqueezeOp)
+
+LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location> l,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getInput());
+  auto x = shapeOf(adaptor.getInput());
+  if (!x) {
+    types.push_back(unranked(et));
+    return success();
+  }
+  return pushShape(types, inferTransposeShape(l, *x, adaptor.getPerm()), et);
+}
+ONNXCC_COMPATIBLE(TransposeOp)
+
+LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
+                                       Adaptor adaptor,
+                                       SmallVectorImpl<Type> &types) {
+  Type to = adaptor.getTo();
+  if (auto x = shapeOf(adaptor.getInput()))
+    types.push_back(RankedTensorType::get(*x, to));
+  else
+    types.push_back(unranked(to));
+  return success();
+}
+ONNXCC_COMPATIBLE(CastOp)
+
+#define GET_OP_CLASSES
+#include "dialects/Onnx/OnnxOps.cpp.inc"

@@ -1,0 +1,129 @@
+//===- FoldBatchNorm.cpp - BatchNormalization into Conv -------------------===//
+#include "passes/Passes.h"
+
+#include "dialects/Onnx/ConstantData.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include <cmath>
+
+namespace onnxcc {
+#define GEN_PASS_DEF_FOLDBATCHNORM
+#include "passes/Passes.h.inc"
+} // namespace onnxcc
+
+using namespace mlir;
+using namespace onnxcc;
+
+namespace {
+
+/// The per-channel affine map of an inference BatchNormalization:
+/// y = x * scale + shift.
+struct ChannelAffine {
+  std::vector<double> scale, shift;
+};
+
+static std::optional<ChannelAffine> readAffine(onnx::BatchNormalizationOp bn) {
+  std::vector<double> gamma, beta, mean, var;
+  ElementsAttr g = getConstantElements(bn.getScale());
+  ElementsAttr b = getConstantElements(bn.getBias());
+  ElementsAttr m = getConstantElements(bn.getMean());
+  ElementsAttr v = getConstantElements(bn.getVariance());
+  if (!g || !b || !m || !v || !readAsDoubles(g, gamma) ||
+      !readAsDoubles(b, beta) || !readAsDoubles(m, mean) ||
+      !readAsDoubles(v, var))
+    return std::nullopt;
+  size_t c = gamma.size();
+  if (beta.size() != c || mean.size() != c || var.size() != c)
+    return std::nullopt;
+  ChannelAffine a;
+  double eps = bn.getEpsilon().convertToDouble();
+  for (size_t i = 0; i < c; ++i) {
+    double s = gamma[i] / std::sqrt(var[i] + eps);
+    a.scale.push_back(s);
+    a.shift.push_back(beta[i] - mean[i] * s);
+  }
+  return a;
+}
+
+struct FoldIntoConv : OpRewritePattern<onnx::BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(onnx::BatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto conv = bn.getInput().getDefiningOp<onnx::ConvOp>();
+    if (!conv || !conv->hasOneUse())
+      return rewriter.notifyMatchFailure(bn, "input is not a single-use Conv");
+    auto affine = readAffine(bn);
+    if (!affine)
+      return rewriter.notifyMatchFailure(bn, "parameters are not constants");
+    ElementsAttr w = getConstantElements(conv.getWeight());
+    std::vector<double> weights, bias;
+    if (!w || !readAsDoubles(w, weights))
+      return rewriter.notifyMatchFailure(bn, "conv weight is not a constant");
+    size_t outC = affine->scale.size();
+    if (weights.size() % outC != 0)
+      return rewriter.notifyMatchFailure(bn, "weight does not match channels");
+    if (conv.getBias()) {
+      ElementsAttr b = getConstantElements(conv.getBias());
+      if (!b || !readAsDoubles(b, bias) || bias.size() != outC)
+        return rewriter.notifyMatchFailure(bn, "conv bias is not a constant");
+    } else {
+      bias.assign(outC, 0.0);
+    }
+    size_t perChannel = weights.size() / outC;
+    for (size_t o = 0; o < outC; ++o) {
+      for (size_t i = 0; i < perChannel; ++i)
+        weights[o * perChannel + i] *= affine->scale[o];
+      bias[o] = bias[o] * affine->scale[o] + affine->shift[o];
+    }
+    auto wType = cast<ShapedType>(conv.getWeight().getType());
+    auto bType = RankedTensorType::get({(int64_t)outC}, wType.getElementType());
+    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
+    Value newW = onnx::ConstantOp::create(
+        rewriter, loc, wType, makeElements(wType, ArrayRef<double>(weights)));
+    Value newB = onnx::ConstantOp::create(
+        rewriter, loc, bType, makeElements(bType, ArrayRef<double>(bias)));
+    auto fused = onnx::ConvOp::create(
+        rewriter, loc, bn.getType(), conv.getInput(), newW, newB,
+        conv.getKernelShape(), conv.getPads(), conv.getStrides(),
+        conv.getDilations(), conv.getGroup(), conv.getAutoPad());
+    rewriter.replaceOp(bn, fused.getResult());
+    rewriter.eraseOp(conv);
+    return success();
+  }
+};
+
+/// A BatchNormalization elsewhere becomes x * scale + shift with [C,1,..,1]
+/// constants, which elementwise fusion then turns into one loop.
+struct DecomposeBatchNorm : OpRewritePattern<onnx::BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(onnx::BatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(bn.getType());
+    if (!type || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(bn, "needs a ranked input (N, C, ...)");
+    auto affine = readAffine(bn);
+    if (!affine)
+      return rewriter.notifyMatchFailure(bn, "parameters are not constants");
+    SmallVector<int64_t> shape(type.getRank() - 1, 1);
+    shape[0] = affine->scale.size();
+    auto cType = RankedTensorType::get(shape, type.getElementType());
+    Value s = onnx::ConstantOp::create(
+        rewriter, bn.getLoc(), cType, makeElements(cType, ArrayRef<double>(affine->scale)));
+    Value t = onnx::ConstantOp::create(
+        rewriter, bn.getLoc(), cType, makeElements(cType, ArrayRef<double>(affine->shift)));
+    Value mul = onnx::MulOp::create(rewriter, bn.getLoc(), type, bn.getInput(), s);
+    rewriter.replaceOpWithNewOp<onnx::AddOp>(bn, type, mul, t);
+    return success();
+  }
+};
+
+struct FoldBatchNormPass : onnxcc::impl::FoldBatchNormBase<FoldBatchNormPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<FoldIntoConv>(&getContext(), /*benefit=*/2);
+    patterns.add<DecomposeBatchNorm>(&getContext(), /*benefit=*/1);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,105 @@
+//===- Passes.td - onnxcc passes ---------------------------*- tablegen -*-===//
+#ifndef ONNXCC_PASSES
+#define ONNXCC_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def ShapeInference : Pass<"onnxcc-shape-inference", "mlir::func::FuncOp"> {
+  let summary = "specialise every tensor to the static shapes of the inputs";
+  let description = [{
+    Walks the graph in order, re-running each op's shape rule on its now
+    refined operands. An op whose operands are all constants is folded on
+    the spot, so shape arithmetic (Shape -> Gather -> Concat -> Reshape)
+    collapses in the same sweep and later Reshapes see constant targets.
+    The function's result types are updated last.
+
+    Before:
+    ```mlir
+    %0 = onnx.relu %x : (tensor<1x4xf32>) -> tensor<*xf32>
+    ```
+    After:
+    ```mlir
+    %0 = onnx.relu %x : (tensor<1x4xf32>) -> tensor<1x4xf32>
+    ```
+  }];
+  let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
+}
+
+def FoldConstants : Pass<"onnxcc-fold-constants", "mlir::func::FuncOp"> {
+  let summary = "evaluate constant subgraphs at compile time";
+  let description = [{
+    Runs every op folder to a fixed point and removes dead constants.
+    Elementwise ops on constants larger than the folders' limit are folded
+    here, up to `max-elements` per result.
+  }];
+  let options = [
+    Option<"maxElements", "max-elements", "int64_t", /*default=*/"1 << 22",
+           "largest constant (in elements) this pass will create">,
+  ];
+  let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
+}
+
+def FoldBatchNorm : Pass<"onnxcc-fold-batchnorm", "mlir::func::FuncOp"> {
+  let summary = "fold BatchNormalization into the preceding Conv";
+  let description = [{
+    `conv(x, W, b)` followed by inference BatchNormalization with constant
+    parameters becomes `conv(x, W * s, (b - mean) * s + beta)` with
+    `s = gamma / sqrt(var + eps)`. A BatchNormalization that does not follow
+    a Conv becomes a per-channel Mul and Add.
+  }];
+  let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
+}
+
+def FuseMatMulAdd : Pass<"onnxcc-fuse-matmul-add", "mlir::func::FuncOp"> {
+  let summary = "turn MatMul followed by a bias Add into Gemm";
+  let description = [{
+    `add(matmul(a, b), c)` with 2-D `a` and `b` and `c` broadcastable to the
+    product becomes `gemm(a, b, c)`, so that the bias is added in the GEMM
+    epilogue instead of a second pass over the output.
+  }];
+  let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
+}
+
+def LowerToKernel : Pass<"onnxcc-lower-to-kernel", "mlir::func::FuncOp"> {
+  let summary = "lower the onnx dialect to kernel calls";
+  let description = [{
+    One kernel op per compute op. Elementwise ops become `kernel.elementwise`
+    with a scalar arith/math body; Reshape, Flatten, Squeeze, Unsqueeze and
+    Identity become aliasing `kernel.view`s. Every tensor must be static by
+    now; ops without a kernel are all reported.
+  }];
+  let dependentDialects = ["::onnxcc::kernel::KernelDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
+def FuseElementwise : Pass<"onnxcc-fuse-elementwise", "mlir::func::FuncOp"> {
+  let summary = "fuse elementwise chains and activations into one loop";
+  let description = [{
+    A `kernel.elementwise` whose only user is another one is merged into its
+    body. A unary elementwise op on the single-use result of `kernel.gemm` or
+    `kernel.conv2d` becomes that op's epilogue (Conv + Relu, Gemm + Clip).
+  }];
+  let dependentDialects = ["::onnxcc::kernel::KernelDialect"];
+}
+
+def PlanMemory : Pass<"onnxcc-plan-memory", "mlir::ModuleOp"> {
+  let summary = "assign every intermediate tensor an offset in one arena";
+  let description = [{
+    Liveness-based static planning. Views alias their source; a concat
+    whose slices are contiguous is planned in place (its producers write
+    straight into it); an elementwise op may overwrite an input that dies
+    there. The remaining buffers are placed by the greedy-by-size algorithm
+    (TFLite's arena planner; Pisarchyk & Lee, "Efficient Memory Management
+    for Deep Neural Net Inference", 2020). Results go to `kernel.offset`,
+    `kernel.output`, `kernel.scratch_offset` and the module's
+    `kernel.workspace_bytes`.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"64",
+           "byte alignment of every buffer">,
+  ];
+  let dependentDialects = ["::onnxcc::kernel::KernelDialect"];
+}
+
+#endif // ONNXCC_PASSES

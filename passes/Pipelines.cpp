@@ -1,0 +1,55 @@
+//===- Pipelines.cpp - the compiler's pass pipelines ----------------------===//
+#include "passes/Pipelines.h"
+
+#include "passes/Passes.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+namespace onnxcc {
+
+void buildGraphPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  // Pinned input shapes flow through the graph; shape arithmetic folds.
+  fn.addPass(createShapeInference());
+  // Whatever else is constant (Cast of constants, scaled weights) folds.
+  fn.addPass(createFoldConstants());
+  if (options.fuse) {
+    // BatchNormalization disappears into Conv weights.
+    fn.addPass(createFoldBatchNorm());
+    // MatMul + bias becomes one Gemm with the bias in its epilogue.
+    fn.addPass(createFuseMatMulAdd());
+  }
+  // Rewrites above create ops with known operands: settle their shapes.
+  fn.addPass(createShapeInference());
+}
+
+void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
+  buildGraphPipeline(pm, options);
+  OpPassManager &fn = pm.nest<func::FuncOp>();
+  // One kernel call per op, over static shapes.
+  fn.addPass(createLowerToKernel());
+  if (options.fuse)
+    // Elementwise chains and activations become one loop / an epilogue.
+    fn.addPass(createFuseElementwise());
+  // Constants whose users were folded or fused away are dropped.
+  fn.addPass(createCanonicalizerPass());
+  // Every intermediate gets an arena offset; must run last.
+  PlanMemoryOptions planOptions;
+  planOptions.alignment = options.alignment;
+  pm.addPass(createPlanMemory(planOptions));
+}
+
+void registerPipelines() {
+  PassPipelineRegistration<PipelineOptions>(
+      "onnxcc-cpu-pipeline",
+      "the driver's full pipeline: onnx dialect to a planned kernel module",
+      buildCpuPipeline);
+  PassPipelineRegistration<PipelineOptions>(
+      "onnxcc-graph-pipeline",
+      "graph-level specialisation, folding and fusion only",
+      buildGraphPipeline);
+}
+
+} // namespace onnxcc

@@ -1,0 +1,30 @@
+//===- Pipelines.h - the compiler's pass pipelines --------------*- C++ -*-===//
+#ifndef ONNXCC_PASSES_PIPELINES_H
+#define ONNXCC_PASSES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+namespace onnxcc {
+
+struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
+  Option<int64_t> alignment{*this, "alignment",
+                            llvm::cl::desc("byte alignment of arena buffers"),
+                            llvm::cl::init(64)};
+  Option<bool> fuse{*this, "fuse",
+                    llvm::cl::desc("run the fusion passes"),
+                    llvm::cl::init(true)};
+};
+
+/// onnx dialect (as imported) -> kernel dialect with a memory plan.
+void buildCpuPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Only the graph-level part (what --emit onnx-mlir prints).
+void buildGraphPipeline(mlir::OpPassManager &pm, const PipelineOptions &options);
+
+/// Registers --onnxcc-cpu-pipeline and --onnxcc-graph-pipeline.
+void registerPipelines();
+
+} // namespace onnxcc
+
+#endif // ONNXCC_PASSES_PIPELINES_H

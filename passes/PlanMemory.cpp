@@ -1,0 +1,245 @@
+//===- PlanMemory.cpp - liveness-based static memory planning -------------===//
+//
+// Decides where every kernel result lives, in this order:
+//   1. views alias their source (no storage of their own);
+//   2. a value returned by the graph is computed straight into the caller's
+//      output buffer;
+//   3. a concat along contiguous slices (everything before the axis is 1)
+//      whose inputs have no other reader is planned in place: producers
+//      write into their slice and the concat emits nothing;
+//   4. an elementwise op may overwrite a same-shaped input that dies there;
+//   5. the remaining buffers, and im2col scratch, go through planMemory().
+//
+//===----------------------------------------------------------------------===//
+#include "passes/MemoryPlanner.h"
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace onnxcc {
+#define GEN_PASS_DEF_PLANMEMORY
+#include "passes/Passes.h.inc"
+} // namespace onnxcc
+
+using namespace mlir;
+using namespace onnxcc;
+namespace k = ::onnxcc::kernel;
+
+namespace {
+
+int64_t bytesOf(Value v) {
+  auto t = cast<ShapedType>(v.getType());
+  return t.getNumElements() * ((t.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// Where a value's storage is: inside `parent` at `offset` bytes, or its
+/// own buffer (parent null), possibly a graph output.
+struct Home {
+  Value parent;
+  int64_t offset = 0;
+  int output = -1;
+};
+
+class Planner {
+public:
+  Planner(func::FuncOp func, int64_t alignment)
+      : func(func), alignment(alignment) {}
+  void run();
+
+  int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0;
+
+private:
+  /// Results of kernel ops other than views own storage.
+  bool owns(Value v) {
+    Operation *def = v.getDefiningOp();
+    return def && isa<k::KernelDialect>(def->getDialect()) &&
+           !isa<k::ViewOp>(def);
+  }
+  Value root(Value v) {
+    while (auto view = v.getDefiningOp<k::ViewOp>())
+      v = view.getInput();
+    return v;
+  }
+  /// Every op reading `v` directly or through views.
+  void readers(Value v, SmallVectorImpl<Operation *> &out) {
+    for (Operation *user : v.getUsers()) {
+      if (auto view = dyn_cast<k::ViewOp>(user))
+        readers(view.getResult(), out);
+      else
+        out.push_back(user);
+    }
+  }
+  bool free(Value v) { return !homes.count(v) || (!homes[v].parent && homes[v].output < 0); }
+  void placeOutputs();
+  void placeConcats();
+  void placeInPlaceElementwise();
+  void assignOffsets();
+
+  func::FuncOp func;
+  int64_t alignment;
+  llvm::DenseMap<Operation *, int64_t> index;
+  llvm::DenseMap<Value, int64_t> lastUse; // by storage root
+  llvm::DenseMap<Value, Home> homes;
+  SmallVector<Value> owned;
+};
+
+void Planner::placeOutputs() {
+  Operation *ret = func.getBody().front().getTerminator();
+  for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
+    Value r = root(v);
+    if (owns(r) && free(r) && !homes.count(r))
+      homes[r].output = i; // a second return of the same value is copied
+  }
+}
+
+void Planner::placeConcats() {
+  func.walk([&](k::ConcatOp concat) {
+    auto type = cast<ShapedType>(concat.getType());
+    int64_t outer = 1;
+    for (int64_t d = 0; d < (int64_t)concat.getAxis(); ++d)
+      outer *= type.getDimSize(d);
+    if (outer != 1)
+      return; // slices interleave: a copy is needed
+    llvm::SmallPtrSet<Value, 4> seen;
+    for (Value in : concat.getInputs()) {
+      Value r = root(in);
+      SmallVector<Operation *> rs;
+      readers(r, rs);
+      if (!owns(r) || homes.count(r) || !seen.insert(r).second ||
+          rs.size() != 1 || rs[0] != concat)
+        return;
+    }
+    int64_t offset = 0;
+    for (Value in : concat.getInputs()) {
+      homes[root(in)] = Home{concat.getResult(), offset, -1};
+      offset += bytesOf(in);
+    }
+    concat->setAttr(k::KernelDialect::kInPlaceAttr, UnitAttr::get(func.getContext()));
+  });
+}
+
+void Planner::placeInPlaceElementwise() {
+  func.walk([&](k::ElementwiseOp ew) {
+    if (homes.count(ew.getResult()))
+      return;
+    for (Value in : ew.getInputs()) {
+      Value r = root(in);
+      if (!owns(r) || !free(r) || in.getType() != ew.getType() ||
+          lastUse[r] != index[ew])
+        continue;
+      // Overwrite the dying input: element i is read before it is written.
+      homes[ew.getResult()] = Home{r, 0, -1};
+      lastUse[r] = std::max(lastUse[r], lastUse[ew.getResult()]);
+      return;
+    }
+  });
+}
+
+void Planner::assignOffsets() {
+  // Independent buffers and their lifetimes (members extend their parent's).
+  llvm::DenseMap<Value, BufferRequest> requests;
+  SmallVector<Value> order;
+  auto top = [&](Value v, int64_t &offset) {
+    offset = 0;
+    while (homes.count(v) && homes[v].parent) {
+      offset += homes[v].offset;
+      v = homes[v].parent;
+    }
+    return v;
+  };
+  for (Value v : owned) {
+    int64_t off;
+    Value t = top(v, off);
+    if (homes.count(t) && homes[t].output >= 0)
+      continue;
+    int64_t first = index[v.getDefiningOp()], last = lastUse[v];
+    auto [it, inserted] = requests.try_emplace(t, BufferRequest{bytesOf(t), first, last});
+    if (inserted)
+      order.push_back(t);
+    it->second.firstUse = std::min(it->second.firstUse, first);
+    it->second.lastUse = std::max(it->second.lastUse, last);
+  }
+  std::vector<BufferRequest> reqs;
+  for (Value v : order)
+    reqs.push_back(requests[v]);
+  SmallVector<k::Conv2dOp> scratchOps;
+  func.walk([&](k::Conv2dOp conv) {
+    if (int64_t n = conv.getScratchElements()) {
+      reqs.push_back({n * 4, index[conv], index[conv]});
+      scratchOps.push_back(conv);
+    }
+  });
+  MemoryPlan plan = planMemory(reqs, alignment);
+  arenaBytes = plan.arenaBytes;
+  peakBytes = peakLiveBytes(reqs, alignment);
+  for (const BufferRequest &r : reqs)
+    totalBytes += alignTo(r.size, alignment);
+
+  Builder b(func.getContext());
+  llvm::DenseMap<Value, int64_t> topOffset;
+  for (auto [i, v] : llvm::enumerate(order))
+    topOffset[v] = plan.offsets[i];
+  for (auto [i, conv] : llvm::enumerate(scratchOps))
+    conv->setAttr(k::KernelDialect::kScratchAttr,
+                  b.getI64IntegerAttr(plan.offsets[order.size() + i]));
+  for (Value v : owned) {
+    int64_t off;
+    Value t = top(v, off);
+    Operation *def = v.getDefiningOp();
+    if (homes.count(t) && homes[t].output >= 0) {
+      def->setAttr(k::KernelDialect::kOutputAttr, b.getI64IntegerAttr(homes[t].output));
+      def->setAttr(k::KernelDialect::kOffsetAttr, b.getI64IntegerAttr(off));
+    } else {
+      def->setAttr(k::KernelDialect::kOffsetAttr,
+                   b.getI64IntegerAttr(topOffset[t] + off));
+    }
+  }
+}
+
+void Planner::run() {
+  Block &body = func.getBody().front();
+  int64_t t = 0;
+  for (Operation &op : body)
+    index[&op] = t++;
+  for (Operation &op : body)
+    for (Value v : op.getResults())
+      if (owns(v)) {
+        owned.push_back(v);
+        SmallVector<Operation *> rs;
+        readers(v, rs);
+        int64_t last = index[&op];
+        for (Operation *r : rs)
+          last = std::max(last, index[r]);
+        lastUse[v] = last;
+      }
+  placeOutputs();
+  placeConcats();
+  placeInPlaceElementwise();
+  assignOffsets();
+}
+
+struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
+  using PlanMemoryBase::PlanMemoryBase;
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    auto func = module.lookupSymbol<func::FuncOp>("main");
+    if (!func) {
+      module.emitError() << "expects a func.func @main";
+      return signalPassFailure();
+    }
+    if (alignment < 1 || (alignment & (alignment - 1))) {
+      module.emitError() << "alignment " << alignment
+                         << " is not a power of two";
+      return signalPassFailure();
+    }
+    Planner planner(func, alignment);
+    planner.run();
+    Builder b(module.getContext());
+    module->setAttr(k::KernelDialect::kWorkspaceAttr,
+                    b.getI64IntegerAttr(planner.arenaBytes));
+    module->setAttr("kernel.unplanned_bytes", b.getI64IntegerAttr(planner.totalBytes));
+    module->setAttr("kernel.peak_live_bytes", b.getI64IntegerAttr(planner.peakBytes));
+  }
+};
+} // namespace

@@ -1,0 +1,73 @@
+//===- ShapeInference.cpp - static shape specialisation -------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+
+namespace onnxcc {
+#define GEN_PASS_DEF_SHAPEINFERENCE
+#include "passes/Passes.h.inc"
+} // namespace onnxcc
+
+using namespace mlir;
+using namespace onnxcc;
+
+namespace {
+
+/// Folds `op` when all its operands are constants; returns true if it was
+/// replaced. Shape arithmetic then collapses as the sweep reaches it.
+static bool foldIfConstant(Operation *op, OpBuilder &b) {
+  if (op->hasTrait<OpTrait::ConstantLike>() || op->getNumOperands() == 0)
+    return false;
+  for (Value v : op->getOperands())
+    if (!v.getDefiningOp() ||
+        !v.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
+      return false;
+  SmallVector<OpFoldResult> folded;
+  if (failed(op->fold(folded)) || folded.size() != op->getNumResults())
+    return false;
+  b.setInsertionPoint(op);
+  SmallVector<Value> replacements;
+  for (auto [res, f] : llvm::zip(op->getResults(), folded)) {
+    if (auto v = dyn_cast<Value>(f)) {
+      replacements.push_back(v);
+      continue;
+    }
+    Operation *c = op->getDialect()->materializeConstant(
+        b, cast<Attribute>(f), res.getType(), op->getLoc());
+    if (!c)
+      return false;
+    replacements.push_back(c->getResult(0));
+  }
+  op->replaceAllUsesWith(replacements);
+  op->erase();
+  return true;
+}
+
+struct ShapeInferencePass
+    : onnxcc::impl::ShapeInferenceBase<ShapeInferencePass> {
+  void runOnOperation() override {
+    func::FuncOp func = getOperation();
+    OpBuilder b(func.getContext());
+    SmallVector<Operation *> ops;
+    func.walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      auto infer = dyn_cast<InferTypeOpInterface>(op);
+      if (infer) {
+        SmallVector<Type> types;
+        if (failed(infer.inferReturnTypes(
+                op->getContext(), op->getLoc(), op->getOperands(),
+                op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
+                op->getRegions(), types)))
+          return signalPassFailure(); // the shape rule emitted the error
+        for (auto [res, t] : llvm::zip(op->getResults(), types))
+          res.setType(t);
+      }
+      foldIfConstant(op, b);
+    }
+    Operation *ret = func.getBody().front().getTerminator();
+    func.setFunctionType(FunctionType::get(
+        func.getContext(), func.getArgumentTypes(), ret->getOperandTypes()));
+  }
+};
+} // namespace

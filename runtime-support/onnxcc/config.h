@@ -1,0 +1,65 @@
+//===- config.h - onnxcc runtime configuration ------------------*- C++ -*-===//
+//
+// The runtime is header-only, uses no heap, exceptions or RTTI, and needs
+// only <cstdint>, <cstring>, <cmath> and, for the vector path, xsimd.
+// Define ONNXCC_NO_SIMD (or build without xsimd) for the portable scalar
+// path used on microcontrollers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_CONFIG_H
+#define ONNXCC_RUNTIME_CONFIG_H
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#if !defined(ONNXCC_NO_SIMD) && defined(__has_include)
+#if __has_include(<xsimd/xsimd.hpp>)
+#include <xsimd/xsimd.hpp>
+#define ONNXCC_HAS_SIMD 1
+#endif
+#endif
+#ifndef ONNXCC_HAS_SIMD
+#define ONNXCC_HAS_SIMD 0
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ONNXCC_RESTRICT __restrict__
+#define ONNXCC_INLINE inline __attribute__((always_inline))
+#else
+#define ONNXCC_RESTRICT
+#define ONNXCC_INLINE inline
+#endif
+
+namespace onnxcc {
+namespace rt {
+
+#if ONNXCC_HAS_SIMD
+using vfloat = xsimd::batch<float>;
+constexpr int64_t kVecWidth = static_cast<int64_t>(vfloat::size);
+#else
+constexpr int64_t kVecWidth = 1;
+#endif
+
+/// A typed pointer `offset` bytes into a planned buffer (arena, output or
+/// weight blob). Offsets come from the memory planner and are aligned.
+template <typename T, typename Byte>
+ONNXCC_INLINE T *at(Byte *base, std::size_t offset) {
+  return reinterpret_cast<T *>(reinterpret_cast<unsigned char *>(base) + offset);
+}
+template <typename T, typename Byte>
+ONNXCC_INLINE const T *at(const Byte *base, std::size_t offset) {
+  return reinterpret_cast<const T *>(
+      reinterpret_cast<const unsigned char *>(base) + offset);
+}
+
+/// The epilogue of a kernel without a fused activation.
+struct identity {
+  template <typename V> ONNXCC_INLINE V operator()(V v) const { return v; }
+};
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_CONFIG_H

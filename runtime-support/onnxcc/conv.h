@@ -1,0 +1,77 @@
+//===- conv.h - fixed-shape 2-D convolution ---------------------*- C++ -*-===//
+//
+// NCHW convolution as GEMM per image and group: Y_g = W_g * col(X_g), where
+// col() is im2col into the caller's scratch (planned in the arena). A 1x1,
+// stride-1, unpadded convolution multiplies the input directly.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_CONV_H
+#define ONNXCC_RUNTIME_CONV_H
+
+#include "onnxcc/gemm.h"
+
+namespace onnxcc {
+namespace rt {
+
+/// Geometry of one convolution, all compile-time.
+template <int64_t N_, int64_t C_, int64_t H_, int64_t W_, int64_t O_,
+          int64_t KH_, int64_t KW_, int64_t OH_, int64_t OW_, int64_t SH_,
+          int64_t SW_, int64_t PT_, int64_t PL_, int64_t DH_, int64_t DW_,
+          int64_t G_>
+struct conv_shape {
+  static constexpr int64_t N = N_, C = C_, H = H_, W = W_, O = O_, KH = KH_,
+                           KW = KW_, OH = OH_, OW = OW_, SH = SH_, SW = SW_,
+                           PT = PT_, PL = PL_, DH = DH_, DW = DW_, G = G_;
+  static constexpr int64_t Cg = C / G, Og = O / G, P = OH * OW,
+                           Kdim = Cg * KH * KW;
+  static constexpr bool pointwise = KH == 1 && KW == 1 && SH == 1 &&
+                                    SW == 1 && PT == 0 && PL == 0 &&
+                                    OH == H && OW == W;
+};
+
+/// col[(c*KH + kh)*KW + kw][oh*OW + ow] = x[c][oh*SH - PT + kh*DH][...], 0
+/// outside the image.
+template <typename S>
+inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col) {
+  for (int64_t c = 0; c < S::Cg; ++c)
+    for (int64_t kh = 0; kh < S::KH; ++kh)
+      for (int64_t kw = 0; kw < S::KW; ++kw) {
+        float *row = col + ((c * S::KH + kh) * S::KW + kw) * S::P;
+        for (int64_t oh = 0; oh < S::OH; ++oh) {
+          int64_t ih = oh * S::SH - S::PT + kh * S::DH;
+          float *dst = row + oh * S::OW;
+          if (ih < 0 || ih >= S::H) {
+            for (int64_t ow = 0; ow < S::OW; ++ow)
+              dst[ow] = 0.0f;
+            continue;
+          }
+          const float *src = x + (c * S::H + ih) * S::W;
+          for (int64_t ow = 0; ow < S::OW; ++ow) {
+            int64_t iw = ow * S::SW - S::PL + kw * S::DW;
+            dst[ow] = (iw >= 0 && iw < S::W) ? src[iw] : 0.0f;
+          }
+        }
+      }
+}
+
+template <typename S, typename Epi>
+inline void conv2d(const float *x, const float *w, const float *bias, float *y,
+                   float *scratch, Epi epi) {
+  for (int64_t n = 0; n < S::N; ++n)
+    for (int64_t g = 0; g < S::G; ++g) {
+      const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
+      const float *cols = xg;
+      if (!S::pointwise) {
+        im2col<S>(xg, scratch);
+        cols = scratch;
+      }
+      gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
+          w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
+          y + (n * S::O + g * S::Og) * S::P, epi);
+    }
+}
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_CONV_H

@@ -1,0 +1,13 @@
+//===- runtime.h - everything generated code includes -----------*- C++ -*-===//
+#ifndef ONNXCC_RUNTIME_RUNTIME_H
+#define ONNXCC_RUNTIME_RUNTIME_H
+
+#include "onnxcc/config.h"
+#include "onnxcc/conv.h"
+#include "onnxcc/elementwise.h"
+#include "onnxcc/gemm.h"
+#include "onnxcc/layout.h"
+#include "onnxcc/pool.h"
+#include "onnxcc/scalar_ops.h"
+
+#endif // ONNXCC_RUNTIME_RUNTIME_H
