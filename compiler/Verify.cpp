@@ -11,6 +11,7 @@
 #include "compiler/Compile.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/frontend/TensorImport.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -201,11 +202,13 @@ int runVerify(const VerifyRequest &req) {
     }
     t0 = std::chrono::steady_clock::now();
     std::string exe = dir + "/harness";
-    int rc = run(*cxxPath,
-                 {cxx, "-std=c++17", "-O2", "-march=native", "-I" + dir,
-                  "-I" + req.runtimeDir, harness, dir + "/model.cpp",
-                  dir + "/model_weights.S", "-o", exe},
-                 error);
+    std::vector<std::string> cmd{cxx, "-std=c++17"};
+    for (StringRef flag : llvm::split(req.cxxFlags, ' '))
+      if (!flag.empty())
+        cmd.push_back(flag.str());
+    cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
+                           dir + "/model.cpp", dir + "/model_weights.S", "-o", exe});
+    int rc = run(*cxxPath, cmd, error);
     if (rc != 0)
       return fail(dir, "building the generated code failed (" + cxx + " exit " +
                            std::to_string(rc) + ")" + (error.empty() ? "" : ": " + error));
@@ -215,7 +218,12 @@ int runVerify(const VerifyRequest &req) {
 
     for (size_t s : members) {
       const DataSet &set = sets[s];
-      std::vector<std::string> args{exe};
+      std::vector<std::string> args;
+      for (StringRef w : llvm::split(req.execWrapper, ' '))
+        if (!w.empty())
+          args.push_back(w.str());
+      size_t firstArg = args.size() + 1;
+      args.push_back(exe);
       for (size_t i = 0; i < set.inputs.size(); ++i) {
         std::string err;
         auto type = tensorTypeOf(&ctx, set.inputs[i], err);
@@ -230,7 +238,10 @@ int runVerify(const VerifyRequest &req) {
       }
       for (size_t o = 0; o < set.outputs.size(); ++o)
         args.push_back(dir + "/out" + std::to_string(o) + ".bin");
-      if (int rc = run(exe, args, error))
+      auto program = llvm::sys::findProgramByName(args[0]);
+      if (!program)
+        return fail(set.dir, "cannot run '" + args[0] + "'");
+      if (int rc = run(*program, args, error))
         return fail(set.dir, "the generated program failed (exit " +
                                  std::to_string(rc) + ")" +
                                  (rc == 3 ? ": input size does not match the model" : ""));
@@ -242,7 +253,7 @@ int runVerify(const VerifyRequest &req) {
             !readTensorBytes(set.outputs[o], set.dir, type, ref, err))
           return fail(set.dir + "/output_" + std::to_string(o) + ".pb",
                       err.empty() ? "only f32 outputs are compared" : err);
-        auto got = llvm::MemoryBuffer::getFile(args[1 + set.inputs.size() + o]);
+        auto got = llvm::MemoryBuffer::getFile(args[firstArg + set.inputs.size() + o]);
         if (!got || (*got)->getBufferSize() != ref.size())
           return fail(set.dir, "output " + std::to_string(o) + " has " +
                                    std::to_string(got ? (*got)->getBufferSize() : 0) +

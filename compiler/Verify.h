@@ -15,6 +15,9 @@ struct VerifyRequest {
   std::string runtimeDir; ///< runtime-support include directory
   std::string workDir;    ///< where to build; default a temporary directory
   std::string commandLine;
+  std::string cxxFlags = "-O2 -march=native"; ///< space-separated
+  /// Runs the built program through this (e.g. "qemu-aarch64 -L /usr/...").
+  std::string execWrapper;
 };
 
 /// Returns the process exit code: 0 when every data set matches.

@@ -3,7 +3,8 @@
 //   onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...
 //                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
-//                  [--cxx CXX] [--runtime-dir DIR] [--keep DIR]
+//                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
+//                  [--runtime-dir DIR] [--keep DIR]
 //
 // Every error is one line, `onnxcc: error: <where>: <what>`, exit code 1.
 //
@@ -25,7 +26,8 @@ static const char *kUsage =
     "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
     "       onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
-    "                      [--cxx CXX] [--runtime-dir DIR] [--keep DIR]\n"
+    "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
+    "                      [--runtime-dir DIR] [--keep DIR]\n"
     "       onnxcc --version\n";
 
 static int usageError(const std::string &msg) {
@@ -85,12 +87,20 @@ int main(int argc, char **argv) {
   if (command != "compile" && command != "verify")
     return usageError("unknown command '" + command + "'");
 
+  // Flags that shape the output; paths (-o, --dump-ir, the model, which the
+  // banner names by file) stay out so that output is byte-identical across
+  // output directories.
   std::string commandLine;
-  for (size_t i = 1; i < args.size(); ++i)
-    if (i != 1) // the model path is named separately in the banner
-      commandLine += (commandLine.empty() ? "" : " ") + args[i];
+  for (size_t i = 2; i < args.size(); ++i) {
+    if (args[i] == "-o" || args[i] == "--dump-ir" || args[i] == "--keep") {
+      ++i;
+      continue;
+    }
+    commandLine += (commandLine.empty() ? "" : " ") + args[i];
+  }
 
-  std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep;
+  std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
+      cxxFlags = "-O2 -march=native", execWrapper;
   std::map<std::string, int64_t> dims;
   double atol = 1e-4, rtol = 1e-4;
   bool fuse = true;
@@ -110,10 +120,13 @@ int main(int argc, char **argv) {
         : a == "--cxx" ? !value(cxx)
         : a == "--runtime-dir" ? !value(runtimeDir)
         : a == "--keep" ? !value(keep)
+        : a == "--cxxflags" ? !value(cxxFlags)
+        : a == "--exec-wrapper" ? !value(execWrapper)
         : false)
       return usageError(a + " needs a value");
     if (a == "-o" || a == "--name" || a == "--emit" || a == "--dump-ir" ||
-        a == "--cxx" || a == "--runtime-dir" || a == "--keep")
+        a == "--cxx" || a == "--runtime-dir" || a == "--keep" ||
+        a == "--cxxflags" || a == "--exec-wrapper")
       continue;
     if (a == "--dim") {
       if (!value(v))
@@ -148,6 +161,8 @@ int main(int argc, char **argv) {
     req.cxx = cxx;
     req.runtimeDir = runtimeDir.empty() ? defaultRuntimeDir(argv[0]) : runtimeDir;
     req.workDir = keep;
+    req.cxxFlags = cxxFlags;
+    req.execWrapper = execWrapper;
     req.commandLine = commandLine;
     return runVerify(req);
   }

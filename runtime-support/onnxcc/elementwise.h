@@ -36,7 +36,7 @@ struct splat_in {
 };
 
 template <int64_t N, typename F, typename... In>
-inline void map(float *ONNXCC_RESTRICT out, F f, In... in) {
+inline void map(float *out, F f, In... in) { // out may alias an input (in place)
   int64_t i = 0;
 #if ONNXCC_HAS_SIMD
   for (; i + kVecWidth <= N; i += kVecWidth)
