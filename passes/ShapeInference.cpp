@@ -14,15 +14,12 @@ using namespace onnxcc;
 
 namespace {
 
-/// Folds `op` when all its operands are constants; returns true if it was
-/// replaced. Shape arithmetic then collapses as the sweep reaches it.
+/// Folds `op` with its now-refined types (Shape of a static tensor) or
+/// constant operands; returns true if it was replaced. Shape arithmetic
+/// then collapses as the sweep reaches it.
 static bool foldIfConstant(Operation *op, OpBuilder &b) {
   if (op->hasTrait<OpTrait::ConstantLike>() || op->getNumOperands() == 0)
     return false;
-  for (Value v : op->getOperands())
-    if (!v.getDefiningOp() ||
-        !v.getDefiningOp()->hasTrait<OpTrait::ConstantLike>())
-      return false;
   SmallVector<OpFoldResult> folded;
   if (failed(op->fold(folded)) || folded.size() != op->getNumResults())
     return false;

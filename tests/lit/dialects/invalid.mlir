@@ -1,0 +1,42 @@
+// RUN: onnxcc-opt %s --split-input-file --verify-diagnostics
+
+func.func @gemm_shapes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{shapes do not form a product: A' is 2x3, B' is 4x5, result is 2x5}}
+  %0 = kernel.gemm %a, %b : (tensor<2x3xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @view_size(%a: tensor<2x3xf32>) -> tensor<7xf32> {
+  // expected-error @+1 {{cannot view 'tensor<2x3xf32>' as 'tensor<7xf32>'}}
+  %0 = kernel.view %a : (tensor<2x3xf32>) -> tensor<7xf32>
+  return %0 : tensor<7xf32>
+}
+
+// -----
+
+func.func @elementwise_broadcast(%a: tensor<3xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{input dim 0 (3) does not broadcast to the result}}
+  %0 = kernel.elementwise %a : (tensor<3xf32>) -> tensor<2x4xf32> {
+  ^bb0(%x: f32):
+    kernel.yield %x : f32
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @pool_kind(%a: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
+  // expected-error @+1 {{kind must be "max" or "avg", got "min"}}
+  %0 = kernel.pool2d %a {kind = "min", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, count_include_pad = false} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  return %0 : tensor<1x1x2x2xf32>
+}
+
+// -----
+
+func.func @concat_types(%a: tensor<2xf32>, %b: tensor<2xi64>) -> tensor<*xf32> {
+  // expected-error @+1 {{inputs differ in element type: 'f32' and 'i64'}}
+  %0 = onnx.concat %a, %b {axis = 0 : i64} : (tensor<2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
