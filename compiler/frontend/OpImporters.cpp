@@ -104,6 +104,10 @@ static LogicalResult importClip(NodeContext &n) {
       lo = n.f32Scalar(n.getFloat("min", 0));
     if (n.has("max"))
       hi = n.f32Scalar(n.getFloat("max", 0));
+  } else if (n.has("min") || n.has("max")) {
+    // Ignoring them would silently change the result.
+    return n.error("min/max attributes are not defined for Clip in opset " +
+                   Twine(n.opset) + " (bounds are inputs since opset 11)");
   }
   n.results.push_back(o::ClipOp::create(n.builder, n.loc,
                                         n.unrankedLike(n.operand(0)),

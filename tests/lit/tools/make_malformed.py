@@ -56,3 +56,5 @@ xc = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 8, 8])
 wc = numpy_helper.from_array(np.ones((2, 5, 3, 3), np.float32), "wc")
 save("conv_channels", graph([helper.make_node("Conv", ["x", "wc"], ["y"], name="conv_bad", kernel_shape=[3, 3])],
                             [xc], [y], [wc]))
+# Clip with the attributes of opset 6 in an opset-17 model.
+save("clip_attrs", graph([helper.make_node("Clip", ["x"], ["y"], name="clip0", min=0.0, max=6.0)], [x], [y]))
