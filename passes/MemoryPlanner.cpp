@@ -61,4 +61,18 @@ int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
   return peak;
 }
 
+int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,
+                             int64_t alignment) {
+  int64_t best = 0;
+  for (size_t i = 0; i < requests.size(); ++i) {
+    int64_t a = alignTo(std::max<int64_t>(requests[i].size, 1), alignment);
+    best = std::max(best, a);
+    for (size_t j = i + 1; j < requests.size(); ++j)
+      if (overlapInTime(requests[i], requests[j]))
+        best = std::max(best, a + alignTo(std::max<int64_t>(requests[j].size, 1),
+                                          alignment));
+  }
+  return best;
+}
+
 } // namespace onnxcc

@@ -36,6 +36,11 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &requests,
 int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
                       int64_t alignment);
 
+/// The largest sum of two buffers live at the same time (a reference point
+/// for reports: a plan needs at least this much).
+int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,
+                             int64_t alignment);
+
 inline int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
 } // namespace onnxcc

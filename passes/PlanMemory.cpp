@@ -47,7 +47,7 @@ public:
       : func(func), alignment(alignment) {}
   void run();
 
-  int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0;
+  int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0, pairBytes = 0;
 
 private:
   /// Results of kernel ops other than views own storage.
@@ -173,6 +173,7 @@ void Planner::assignOffsets() {
   MemoryPlan plan = planMemory(reqs, alignment);
   arenaBytes = plan.arenaBytes;
   peakBytes = peakLiveBytes(reqs, alignment);
+  pairBytes = largestLivePairBytes(reqs, alignment);
   for (const BufferRequest &r : reqs)
     totalBytes += alignTo(r.size, alignment);
 
@@ -240,6 +241,7 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
                     b.getI64IntegerAttr(planner.arenaBytes));
     module->setAttr("kernel.unplanned_bytes", b.getI64IntegerAttr(planner.totalBytes));
     module->setAttr("kernel.peak_live_bytes", b.getI64IntegerAttr(planner.peakBytes));
+    module->setAttr("kernel.live_pair_bytes", b.getI64IntegerAttr(planner.pairBytes));
   }
 };
 } // namespace

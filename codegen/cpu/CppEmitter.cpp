@@ -455,6 +455,8 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
        << module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr).getInt()
        << " bytes; all intermediates " << a.getInt() << " bytes; peak live "
        << module->getAttrOfType<IntegerAttr>("kernel.peak_live_bytes").getInt()
+       << " bytes; largest live pair "
+       << module->getAttrOfType<IntegerAttr>("kernel.live_pair_bytes").getInt()
        << " bytes.\n\n";
   os << "namespace " << n << " {\n\n";
   SmallVector<std::string> params, args;

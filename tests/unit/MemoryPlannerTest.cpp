@@ -34,6 +34,7 @@ TEST(MemoryPlanner, ChainNeedsOnlyTwoBuffers) {
   MemoryPlan plan = planMemory(reqs, 64);
   expectNoLiveOverlap(reqs, plan, 64);
   EXPECT_EQ(plan.arenaBytes, 1536); // the largest live pair
+  EXPECT_EQ(largestLivePairBytes(reqs, 64), 1536);
   EXPECT_EQ(plan.arenaBytes, peakLiveBytes(reqs, 64));
 }
 

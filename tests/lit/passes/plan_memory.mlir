@@ -2,7 +2,7 @@
 
 // Tests that a chain reuses buffers, an elementwise op overwrites its dying
 // input in place, and the last op writes the graph output directly.
-// CHECK: module attributes {kernel.peak_live_bytes = 64 : i64, kernel.unplanned_bytes = 64 : i64, kernel.workspace_bytes = 64 : i64}
+// CHECK: module attributes {kernel.live_pair_bytes = 64 : i64, kernel.peak_live_bytes = 64 : i64, kernel.unplanned_bytes = 64 : i64, kernel.workspace_bytes = 64 : i64}
 // CHECK-LABEL: func @main
 func.func @main(%a: tensor<1x4xf32>, %b: tensor<4x16xf32>, %c: tensor<16x4xf32>) -> tensor<1x4xf32> {
   // CHECK: kernel.gemm {{.*}}kernel.offset = 0 : i64
