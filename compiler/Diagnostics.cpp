@@ -1,7 +1,9 @@
 //===- Diagnostics.cpp - one-line errors naming model and node ------------===//
 #include "compiler/Diagnostics.h"
 
+#include "dialects/Onnx/NodeLocation.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -9,31 +11,23 @@ using namespace mlir;
 namespace onnxcc {
 
 std::string describeLocation(Location loc) {
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    std::string s;
-    for (Location l : fused.getLocations()) {
-      std::string part = describeLocation(l);
-      if (s.empty())
-        s = part;
-      else if (auto pos = part.find(':'); pos != std::string::npos)
-        s += " + " + part.substr(pos + 1); // same model: list the nodes
-    }
-    return s;
+  SmallVector<ModelPosition> positions = modelPositions(loc);
+  if (!positions.empty()) {
+    // Fused ops come from one model: name it once, then every node.
+    std::string where = positions.front().model;
+    SmallVector<std::string> names;
+    for (const ModelPosition &p : positions)
+      if (!p.name.empty())
+        names.push_back(p.describe());
+    if (!names.empty())
+      where += ":" + llvm::join(names, " + ");
+    return where;
   }
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    Location child = name.getChildLoc();
-    std::string node = name.getName().str();
-    if (auto op = dyn_cast<NameLoc>(child))
-      return describeLocation(op.getChildLoc()) + ":" + node + " (" +
-             op.getName().str() + ")";
-    return describeLocation(child) + ":" + node;
-  }
-  if (auto file = dyn_cast<FileLineColLoc>(loc)) {
-    if (file.getLine() == 0)
-      return file.getFilename().str();
+  if (isa<UnknownLoc>(loc))
+    return "";
+  if (auto file = dyn_cast<FileLineColLoc>(loc))
     return file.getFilename().str() + ":" + std::to_string(file.getLine()) +
            ":" + std::to_string(file.getColumn());
-  }
   std::string s;
   llvm::raw_string_ostream os(s);
   os << loc;
@@ -49,8 +43,9 @@ OneLineDiagnostics::OneLineDiagnostics(MLIRContext &ctx)
         for (char &c : msg)
           if (c == '\n')
             c = ' ';
-        llvm::errs() << "onnxcc: error: " << describeLocation(diag.getLocation())
-                     << ": " << msg << "\n";
+        std::string where = describeLocation(diag.getLocation());
+        llvm::errs() << "onnxcc: error: " << (where.empty() ? "" : where + ": ")
+                     << msg << "\n";
         return success();
       }) {}
 

@@ -7,8 +7,9 @@
 
 namespace onnxcc {
 
-/// "<model>:<node> (<OpType>)" for a location the importer made, "<model>"
-/// for the model itself; other locations print as MLIR shows them.
+/// "<model>:<node> (<OpType>)" for a location the importer made (nodes of a
+/// fused op joined by " + "), "<model>" for the model itself, "" for an
+/// unknown location; others print as MLIR shows them.
 std::string describeLocation(mlir::Location loc);
 
 /// Prints every error as `onnxcc: error: <where>: <message>` on one line

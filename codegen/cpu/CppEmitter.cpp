@@ -11,6 +11,7 @@
 #include "codegen/cpu/ScalarBodyEmitter.h"
 #include "dialects/Kernel/KernelOps.h"
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/NodeLocation.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/IndentedOstream.h"
@@ -72,22 +73,6 @@ static std::string braceList(ArrayRef<int64_t> values) {
   for (size_t i = 0; i < values.size(); ++i)
     s += (i ? ", " : "") + std::to_string(values[i]);
   return s + "}";
-}
-
-/// "node (OpType)" for every ONNX node folded into `loc`.
-static void nodeNames(Location loc, SmallVectorImpl<std::string> &out) {
-  if (auto fused = dyn_cast<FusedLoc>(loc)) {
-    for (Location l : fused.getLocations())
-      nodeNames(l, out);
-    return;
-  }
-  if (auto name = dyn_cast<NameLoc>(loc)) {
-    std::string s = name.getName().str();
-    if (auto inner = dyn_cast<NameLoc>(name.getChildLoc()))
-      s += " (" + inner.getName().str() + ")";
-    if (!llvm::is_contained(out, s))
-      out.push_back(s);
-  }
 }
 
 namespace {
@@ -321,7 +306,9 @@ LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
     return success();
   }
   SmallVector<std::string> names;
-  nodeNames(op->getLoc(), names);
+  for (const ModelPosition &p : modelPositions(op->getLoc()))
+    if (!p.name.empty())
+      names.push_back(p.describe());
   os << "// " << (names.empty() ? op->getName().getStringRef().str()
                                 : llvm::join(names, " + "))
      << "\n";

@@ -10,6 +10,7 @@
 
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorImport.h"
+#include "dialects/Onnx/NodeLocation.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -24,16 +25,9 @@ using namespace mlir;
 
 namespace onnxcc {
 
-Location nodeLocation(MLIRContext &ctx, const std::string &model,
-                      const std::string &node, const std::string &opType) {
-  Location file = FileLineColLoc::get(&ctx, model, 0, 0);
-  return NameLoc::get(StringAttr::get(&ctx, node),
-                      NameLoc::get(StringAttr::get(&ctx, opType), file));
-}
-
 std::unique_ptr<LoadedModel> loadModel(MLIRContext &ctx,
                                        const std::string &path) {
-  Location loc = FileLineColLoc::get(&ctx, path, 0, 0);
+  Location loc = modelLocation(&ctx, path);
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!buf) {
@@ -89,7 +83,7 @@ public:
   Importer(MLIRContext &ctx, const LoadedModel &model,
            const ImportOptions &options)
       : ctx(ctx), model(model), options(options), graph(model.proto.graph()),
-        modelLoc(FileLineColLoc::get(&ctx, model.path, 0, 0)) {}
+        modelLoc(modelLocation(&ctx, model.path)) {}
 
   OwningOpRef<ModuleOp> run();
 
@@ -106,7 +100,7 @@ private:
     return n.output_size() ? n.output(0) : std::string("<unnamed>");
   }
   Location locOf(const ::onnx::NodeProto &n) {
-    return nodeLocation(ctx, model.path, nodeName(n), n.op_type());
+    return nodeLocation(&ctx, model.path, nodeName(n), n.op_type());
   }
 
   MLIRContext &ctx;
@@ -152,7 +146,7 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
   std::vector<std::string> unbound;
   bool ok = true;
   for (const auto *in : realInputs(graph)) {
-    Location loc = NameLoc::get(StringAttr::get(&ctx, in->name()), modelLoc);
+    Location loc = nodeLocation(&ctx, model.path, in->name());
     if (!in->type().has_tensor_type()) {
       emitError(loc) << "graph input '" << in->name()
                      << "' is not a tensor (sequences and maps are unsupported)";
@@ -202,7 +196,7 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
 
 LogicalResult Importer::importInitializers(OpBuilder &b) {
   for (const auto &t : graph.initializer()) {
-    Location loc = NameLoc::get(StringAttr::get(&ctx, t.name()), modelLoc);
+    Location loc = nodeLocation(&ctx, model.path, t.name());
     if (values.count(t.name()))
       return emitError(loc) << "initializer '" << t.name()
                             << "' is defined twice";

@@ -45,10 +45,6 @@ mlir::OwningOpRef<mlir::ModuleOp> importModel(mlir::MLIRContext &ctx,
                                               const LoadedModel &model,
                                               const ImportOptions &options);
 
-/// The location the importer gives a node: node name, op type, model file.
-mlir::Location nodeLocation(mlir::MLIRContext &ctx, const std::string &model,
-                            const std::string &node, const std::string &opType);
-
 } // namespace onnxcc
 
 #endif // ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H
