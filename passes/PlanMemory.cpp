@@ -239,9 +239,12 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     Builder b(module.getContext());
     module->setAttr(k::KernelDialect::kWorkspaceAttr,
                     b.getI64IntegerAttr(planner.arenaBytes));
-    module->setAttr("kernel.unplanned_bytes", b.getI64IntegerAttr(planner.totalBytes));
-    module->setAttr("kernel.peak_live_bytes", b.getI64IntegerAttr(planner.peakBytes));
-    module->setAttr("kernel.live_pair_bytes", b.getI64IntegerAttr(planner.pairBytes));
+    module->setAttr(k::KernelDialect::kUnplannedAttr,
+                    b.getI64IntegerAttr(planner.totalBytes));
+    module->setAttr(k::KernelDialect::kPeakLiveAttr,
+                    b.getI64IntegerAttr(planner.peakBytes));
+    module->setAttr(k::KernelDialect::kLivePairAttr,
+                    b.getI64IntegerAttr(planner.pairBytes));
   }
 };
 } // namespace

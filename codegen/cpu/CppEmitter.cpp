@@ -76,6 +76,31 @@ static std::string braceList(ArrayRef<int64_t> values) {
 }
 
 namespace {
+/// A graph input or output as the generated API presents it.
+struct Port {
+  bool isInput;
+  unsigned index;
+  std::string onnxName; ///< the tensor's name in the model
+  std::string name;     ///< its C++ parameter name ("input", "input_1")
+  ShapedType type;
+
+  std::string element() const { return cppElementType(type.getElementType()); }
+  /// The array typedef in the header: Input0, Output1.
+  std::string typeName() const {
+    return (isInput ? "Input" : "Output") + std::to_string(index);
+  }
+  /// The byte pointer predict() derives from the parameter: in_x, out_y.
+  std::string bytes() const { return (isInput ? "in_" : "out_") + name; }
+  /// "const Input0 &input" in predict().
+  std::string cppParam() const {
+    return (isInput ? "const " : "") + typeName() + " &" + name;
+  }
+  /// "const float *input" in the C entry point.
+  std::string cParam() const {
+    return (isInput ? "const " : "") + element() + " *" + name;
+  }
+};
+
 class Emitter {
 public:
   Emitter(ModuleOp module, const EmitOptions &options, EmittedModel &out)
@@ -96,12 +121,22 @@ private:
   std::string ptr(Value v);
   std::string epilogue(Region &r);
   std::string banner();
+  std::string planComment();
+  LogicalResult collectPorts(func::FuncOp func);
+  /// `fn(port)` for every port, joined by ", ".
+  template <typename Fn> std::string joinPorts(Fn fn) const {
+    SmallVector<std::string> parts;
+    for (const Port &p : ports)
+      parts.push_back(fn(p));
+    return llvm::join(parts, ", ");
+  }
 
   ModuleOp module;
   const EmitOptions &options;
   EmittedModel &out;
   llvm::DenseMap<Operation *, int64_t> weightOffset;
-  SmallVector<std::string> inNames, outNames;
+  SmallVector<Port> ports; ///< inputs, then outputs
+  unsigned numInputs = 0;
 };
 } // namespace
 
@@ -120,7 +155,7 @@ std::string Emitter::banner() {
 /// The C++ expression of a value's storage.
 std::string Emitter::ptr(Value v) {
   if (auto arg = dyn_cast<BlockArgument>(v))
-    return "onnxcc::rt::at<float>(" + inNames[arg.getArgNumber()] + ", 0)";
+    return "onnxcc::rt::at<float>(" + ports[arg.getArgNumber()].bytes() + ", 0)";
   Operation *def = v.getDefiningOp();
   if (auto view = dyn_cast<k::ViewOp>(def))
     return ptr(view.getInput());
@@ -129,7 +164,7 @@ std::string Emitter::ptr(Value v) {
   auto offset = def->getAttrOfType<IntegerAttr>(k::KernelDialect::kOffsetAttr);
   int64_t off = offset ? offset.getInt() : 0;
   if (auto output = def->getAttrOfType<IntegerAttr>(k::KernelDialect::kOutputAttr))
-    return "onnxcc::rt::at<float>(" + outNames[output.getInt()] + ", " +
+    return "onnxcc::rt::at<float>(" + ports[numInputs + output.getInt()].bytes() + ", " +
            std::to_string(off) + ")";
   return "onnxcc::rt::at<float>(ws, " + std::to_string(off) + ")";
 }
@@ -289,12 +324,13 @@ LogicalResult Emitter::emitConcat(raw_indented_ostream &os, k::ConcatOp op) {
 void Emitter::emitReturn(raw_indented_ostream &os, func::ReturnOp op) {
   for (auto [i, v] : llvm::enumerate(op.getOperands())) {
     std::string src = ptr(v);
-    std::string dst = "onnxcc::rt::at<float>(" + outNames[i] + ", 0)";
+    const Port &port = ports[numInputs + i];
+    std::string dst = "onnxcc::rt::at<float>(" + port.bytes() + ", 0)";
     if (src == dst)
       continue;
     os << "// graph output " << i << " is not computed in place: copy it\n";
     os << "onnxcc::rt::copy<" << cast<ShapedType>(v.getType()).getNumElements() * 4
-       << ">(" << src << ", " << outNames[i] << ");\n";
+       << ">(" << src << ", " << port.bytes() << ");\n";
   }
 }
 
@@ -365,67 +401,65 @@ LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
 void Emitter::emitHeader(func::FuncOp func) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  std::string guard = "ONNXCC_GENERATED_" + StringRef(options.name).upper() + "_H";
+  const std::string &n = options.name;
+  std::string guard = "ONNXCC_GENERATED_" + StringRef(n).upper() + "_H";
   int64_t ws = 0;
   if (auto a = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr))
     ws = a.getInt();
   os << banner() << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <cstddef>\n#include <cstdint>\n\n"
-     << "namespace " << options.name << " {\n\n"
+     << "namespace " << n << " {\n\n"
      << "/// Bytes of scratch memory predict() needs (the planned arena).\n"
      << "inline constexpr std::size_t kWorkspaceBytes = " << ws << ";\n"
      << "/// Bytes of weights linked into the program.\n"
      << "inline constexpr std::size_t kWeightBytes = " << out.weights.size() << ";\n"
      << "inline constexpr int kNumInputs = " << func.getNumArguments() << ";\n"
      << "inline constexpr int kNumOutputs = " << func.getNumResults() << ";\n\n";
-  SmallVector<std::string> params;
-  auto describe = [&](StringRef kind, unsigned i, Type t, StringRef name,
-                      StringRef cname, bool isConst) {
-    auto st = cast<ShapedType>(t);
-    std::string et = cppElementType(st.getElementType());
-    std::string cap = kind == "input" ? "Input" : "Output";
-    os << "/// " << kind << " " << i << ": '" << name << "', " << et
-       << arrayDims(st.getShape()) << "\n";
-    os << "inline constexpr std::int64_t k" << cap << i << "Shape[] = "
-       << braceList(st.getShape().empty() ? ArrayRef<int64_t>{1} : st.getShape())
+  for (const Port &p : ports) {
+    auto shape = p.type.getShape();
+    os << "/// " << (p.isInput ? "input " : "output ") << p.index << ": '"
+       << p.onnxName << "', " << p.element() << arrayDims(shape) << "\n"
+       << "inline constexpr std::int64_t k" << p.typeName() << "Shape[] = "
+       << braceList(shape.empty() ? ArrayRef<int64_t>{1} : shape) << ";\n"
+       << "using " << p.typeName() << " = " << p.element() << arrayDims(shape)
        << ";\n";
-    os << "using " << cap << i << " = " << et << arrayDims(st.getShape()) << ";\n";
-    params.push_back(std::string(isConst ? "const " : "") + cap + std::to_string(i) +
-                     " &" + cname.str());
-  };
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    describe("input", i, func.getArgumentTypes()[i], inNames[i].substr(3),
-             inNames[i].substr(3), true);
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    describe("output", i, func.getResultTypes()[i], outNames[i].substr(4),
-             outNames[i].substr(4), false);
-  std::string paramList = llvm::join(params, ", ");
+  }
+  std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
   os << "\n/// Caller-owned scratch memory; one per concurrent predict() call.\n"
      << "struct alignas(64) Workspace {\n"
      << "  unsigned char bytes[kWorkspaceBytes > 0 ? kWorkspaceBytes : 1];\n"
      << "};\n\n"
      << "/// Runs the model. Reentrant: writes only `workspace` and the outputs;\n"
      << "/// no heap allocation, exceptions or global state.\n"
-     << "void predict(" << paramList << ", Workspace &workspace);\n\n"
+     << "void predict(" << params << ", Workspace &workspace);\n\n"
      << "/// Runs the model with a static workspace (not reentrant).\n"
-     << "void predict(" << paramList << ");\n\n"
-     << "} // namespace " << options.name << "\n\n"
+     << "void predict(" << params << ");\n\n"
+     << "} // namespace " << n << "\n\n"
      << "extern \"C\" {\n"
      << "/// C entry point: buffers are dense row-major arrays of the shapes above;\n"
      << "/// `workspace` is kWorkspaceBytes aligned to 64, or NULL for a static one.\n"
-     << "void " << options.name << "_predict(";
-  SmallVector<std::string> cparams;
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    cparams.push_back("const " + cppElementType(getElementTypeOrSelf(func.getArgumentTypes()[i])) +
-                      " *" + inNames[i].substr(3));
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    cparams.push_back(cppElementType(getElementTypeOrSelf(func.getResultTypes()[i])) +
-                      " *" + outNames[i].substr(4));
-  cparams.push_back("void *workspace");
-  os << llvm::join(cparams, ", ") << ");\n"
-     << "std::size_t " << options.name << "_workspace_bytes(void);\n"
+     << "void " << n << "_predict("
+     << joinPorts([](const Port &p) { return p.cParam(); }) << ", void *workspace);\n"
+     << "std::size_t " << n << "_workspace_bytes(void);\n"
      << "}\n\n#endif // " << guard << "\n";
   out.header = s;
+}
+
+/// The memory plan in figures, when the planner recorded them.
+std::string Emitter::planComment() {
+  auto get = [&](StringRef attr) {
+    auto a = module->getAttrOfType<IntegerAttr>(attr);
+    return a ? std::to_string(a.getInt()) : std::string();
+  };
+  std::string arena = get(k::KernelDialect::kWorkspaceAttr),
+              all = get(k::KernelDialect::kUnplannedAttr),
+              peak = get(k::KernelDialect::kPeakLiveAttr),
+              pair = get(k::KernelDialect::kLivePairAttr);
+  if (arena.empty() || all.empty() || peak.empty() || pair.empty())
+    return "";
+  return "// Memory plan: arena " + arena + " bytes; all intermediates " + all +
+         " bytes; peak live " + peak + " bytes; largest live pair " + pair +
+         " bytes.\n\n";
 }
 
 LogicalResult Emitter::emitSource(func::FuncOp func) {
@@ -436,71 +470,74 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   os << banner() << "#include \"" << n << ".h\"\n\n#include \"onnxcc/runtime.h\"\n\n"
      << "// The weight blob, linked from " << n << "_weights.S (.incbin of "
      << n << ".weights.bin).\n"
-     << "extern \"C\" const unsigned char onnxcc_" << n << "_weights[];\n\n";
-  if (auto a = module->getAttrOfType<IntegerAttr>("kernel.unplanned_bytes"))
-    os << "// Memory plan: arena "
-       << module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr).getInt()
-       << " bytes; all intermediates " << a.getInt() << " bytes; peak live "
-       << module->getAttrOfType<IntegerAttr>("kernel.peak_live_bytes").getInt()
-       << " bytes; largest live pair "
-       << module->getAttrOfType<IntegerAttr>("kernel.live_pair_bytes").getInt()
-       << " bytes.\n\n";
-  os << "namespace " << n << " {\n\n";
-  SmallVector<std::string> params, args;
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    params.push_back("const Input" + std::to_string(i) + " &" + inNames[i].substr(3));
-    args.push_back(inNames[i].substr(3));
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    params.push_back("Output" + std::to_string(i) + " &" + outNames[i].substr(4));
-    args.push_back(outNames[i].substr(4));
-  }
-  os << "void predict(" << llvm::join(params, ", ") << ", Workspace &workspace) {\n";
+     << "extern \"C\" const unsigned char onnxcc_" << n << "_weights[];\n\n"
+     << planComment() << "namespace " << n << " {\n\n";
+  std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
+  os << "void predict(" << params << ", Workspace &workspace) {\n";
   os.indent();
   os << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
      << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << n
      << "_weights;\n";
-  for (unsigned i = 0; i < func.getNumArguments(); ++i)
-    os << "[[maybe_unused]] const unsigned char *const " << inNames[i]
-       << " = reinterpret_cast<const unsigned char *>(&" << args[i] << ");\n";
-  for (unsigned i = 0; i < func.getNumResults(); ++i)
-    os << "[[maybe_unused]] unsigned char *const " << outNames[i]
-       << " = reinterpret_cast<unsigned char *>(&" << args[func.getNumArguments() + i]
-       << ");\n";
-  for (Operation &op : func.getBody().front()) {
+  for (const Port &p : ports) {
+    const char *bytes = p.isInput ? "const unsigned char" : "unsigned char";
+    os << "[[maybe_unused]] " << bytes << " *const " << p.bytes()
+       << " = reinterpret_cast<" << bytes << " *>(&" << p.name << ");\n";
+  }
+  for (Operation &op : func.getBody().front())
     if (failed(emitOp(os, &op)))
       return failure();
-  }
   os.unindent();
-  os << "}\n\n";
-  os << "void predict(" << llvm::join(params, ", ") << ") {\n"
+  std::string args = joinPorts([](const Port &p) { return p.name; });
+  std::string casts = joinPorts([&](const Port &p) {
+    return "*reinterpret_cast<" + std::string(p.isInput ? "const " : "") + n +
+           "::" + p.typeName() + " *>(" + p.name + ")";
+  });
+  os << "}\n\n"
+     << "void predict(" << params << ") {\n"
      << "  static Workspace workspace;\n"
-     << "  predict(" << llvm::join(args, ", ") << ", workspace);\n}\n\n"
-     << "} // namespace " << n << "\n\n";
-  SmallVector<std::string> cparams, casts;
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    std::string et = cppElementType(getElementTypeOrSelf(func.getArgumentTypes()[i]));
-    cparams.push_back("const " + et + " *" + args[i]);
-    casts.push_back("*reinterpret_cast<const " + n + "::Input" + std::to_string(i) +
-                    " *>(" + args[i] + ")");
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    std::string et = cppElementType(getElementTypeOrSelf(func.getResultTypes()[i]));
-    const std::string &a = args[func.getNumArguments() + i];
-    cparams.push_back(et + " *" + a);
-    casts.push_back("*reinterpret_cast<" + n + "::Output" + std::to_string(i) + " *>(" +
-                    a + ")");
-  }
-  os << "extern \"C\" void " << n << "_predict(" << llvm::join(cparams, ", ")
+     << "  predict(" << args << ", workspace);\n}\n\n"
+     << "} // namespace " << n << "\n\n"
+     << "extern \"C\" void " << n << "_predict("
+     << joinPorts([](const Port &p) { return p.cParam(); })
      << ", void *workspace) {\n"
      << "  if (workspace)\n"
-     << "    " << n << "::predict(" << llvm::join(casts, ", ") << ",\n"
+     << "    " << n << "::predict(" << casts << ",\n"
      << "        *static_cast<" << n << "::Workspace *>(workspace));\n"
      << "  else\n"
-     << "    " << n << "::predict(" << llvm::join(casts, ", ") << ");\n}\n\n"
+     << "    " << n << "::predict(" << casts << ");\n}\n\n"
      << "extern \"C\" std::size_t " << n << "_workspace_bytes(void) {\n"
      << "  return " << n << "::kWorkspaceBytes;\n}\n";
   out.source = s;
+  return success();
+}
+
+/// Names every graph input and output as a unique C++ identifier.
+LogicalResult Emitter::collectPorts(func::FuncOp func) {
+  llvm::StringSet<> used;
+  auto add = [&](bool isInput, unsigned i, Type t,
+                 StringAttr onnxName) -> LogicalResult {
+    std::string fallback = (isInput ? "input" : "output") + std::to_string(i);
+    std::string base = identifier(onnxName ? onnxName.getValue() : "", fallback);
+    std::string name = base;
+    for (int k = 2; used.contains(name); ++k)
+      name = base + "_" + std::to_string(k);
+    used.insert(name);
+    ports.push_back({isInput, i, onnxName ? onnxName.str() : fallback, name,
+                     cast<ShapedType>(t)});
+    if (ports.back().element().empty())
+      return func.emitError() << (isInput ? "input " : "output ") << i
+                              << " has unsupported type " << t;
+    return success();
+  };
+  for (unsigned i = 0; i < func.getNumArguments(); ++i)
+    if (failed(add(true, i, func.getArgumentTypes()[i],
+                   func.getArgAttrOfType<StringAttr>(i, "onnx.name"))))
+      return failure();
+  numInputs = ports.size();
+  for (unsigned i = 0; i < func.getNumResults(); ++i)
+    if (failed(add(false, i, func.getResultTypes()[i],
+                   func.getResultAttrOfType<StringAttr>(i, "onnx.name"))))
+      return failure();
   return success();
 }
 
@@ -508,26 +545,7 @@ LogicalResult Emitter::run() {
   auto func = module.lookupSymbol<func::FuncOp>("main");
   if (!func)
     return module.emitError() << "expects a func.func @main";
-  llvm::StringSet<> used;
-  auto unique = [&](std::string name) {
-    std::string base = name;
-    for (int i = 2; used.contains(name); ++i)
-      name = base + "_" + std::to_string(i);
-    used.insert(name);
-    return name;
-  };
-  for (unsigned i = 0; i < func.getNumArguments(); ++i) {
-    auto a = func.getArgAttrOfType<StringAttr>(i, "onnx.name");
-    Type t = func.getArgumentTypes()[i];
-    if (cppElementType(getElementTypeOrSelf(t)).empty())
-      return func.emitError() << "input " << i << " has unsupported type " << t;
-    inNames.push_back("in_" + unique(identifier(a ? a.getValue() : "", "input" + std::to_string(i))));
-  }
-  for (unsigned i = 0; i < func.getNumResults(); ++i) {
-    auto a = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
-    outNames.push_back("out_" + unique(identifier(a ? a.getValue() : "", "output" + std::to_string(i))));
-  }
-  if (failed(collectWeights(func)))
+  if (failed(collectPorts(func)) || failed(collectWeights(func)))
     return failure();
   emitHeader(func);
   if (failed(emitSource(func)))

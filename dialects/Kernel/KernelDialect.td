@@ -30,6 +30,12 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInPlaceAttr = "kernel.in_place";
     /// Module attribute: the arena size the planner chose.
     static constexpr ::llvm::StringLiteral kWorkspaceAttr = "kernel.workspace_bytes";
+    /// Module attributes reporting the plan's quality: the aligned sum of all
+    /// planned buffers (no reuse), the peak live total (a lower bound) and
+    /// the largest pair of buffers live together.
+    static constexpr ::llvm::StringLiteral kUnplannedAttr = "kernel.unplanned_bytes";
+    static constexpr ::llvm::StringLiteral kPeakLiveAttr = "kernel.peak_live_bytes";
+    static constexpr ::llvm::StringLiteral kLivePairAttr = "kernel.live_pair_bytes";
   }];
 }
 
