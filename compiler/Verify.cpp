@@ -112,6 +112,15 @@ std::string harnessSource(const std::string &name, int numInputs,
   return s + "  return 0;\n}\n";
 }
 
+/// Splits a space-separated option value ("-O2 -march=native").
+std::vector<std::string> words(StringRef text) {
+  std::vector<std::string> out;
+  for (StringRef w : llvm::split(text, ' '))
+    if (!w.empty())
+      out.push_back(w.str());
+  return out;
+}
+
 double seconds(std::chrono::steady_clock::time_point since) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - since)
       .count();
@@ -133,28 +142,19 @@ int runVerify(const VerifyRequest &req) {
 
   // Pin free symbolic dims from each data set's input shapes.
   auto symbolic = listSymbolicDims(model->proto);
-  std::vector<std::string> inputNames;
-  for (const auto &in : model->proto.graph().input()) {
-    bool isInit = false;
-    for (const auto &t : model->proto.graph().initializer())
-      isInit |= t.name() == in.name();
-    if (!isInit)
-      inputNames.push_back(in.name());
-  }
+  size_t numInputs = graphInputs(model->proto.graph()).size();
   std::map<std::map<std::string, int64_t>, std::vector<size_t>> groups;
   for (size_t s = 0; s < sets.size(); ++s) {
-    if (sets[s].inputs.size() != inputNames.size() || sets[s].outputs.empty())
+    if (sets[s].inputs.size() != numInputs || sets[s].outputs.empty())
       return fail(sets[s].dir, "has " + std::to_string(sets[s].inputs.size()) +
                                    " inputs and " + std::to_string(sets[s].outputs.size()) +
                                    " outputs; the model takes " +
-                                   std::to_string(inputNames.size()) + " inputs");
+                                   std::to_string(numInputs) + " inputs");
     std::map<std::string, int64_t> dims = req.dims;
     for (const SymbolicDim &d : symbolic) {
       if (req.dims.count(d.name))
         continue;
-      size_t idx = std::find(inputNames.begin(), inputNames.end(), d.input) -
-                   inputNames.begin();
-      const auto &t = sets[s].inputs[idx];
+      const auto &t = sets[s].inputs[d.inputIndex];
       if (d.index >= t.dims_size())
         return fail(sets[s].dir, "input '" + d.input + "' has rank " +
                                      std::to_string(t.dims_size()));
@@ -176,6 +176,16 @@ int runVerify(const VerifyRequest &req) {
   auto cxxPath = llvm::sys::findProgramByName(cxx);
   if (!cxxPath)
     return fail(req.modelDir, "C++ compiler '" + cxx + "' not found");
+  // The built program runs directly or through the wrapper (an emulator).
+  std::vector<std::string> wrapper = words(req.execWrapper);
+  std::string wrapperPath;
+  if (!wrapper.empty()) {
+    auto found = llvm::sys::findProgramByName(wrapper[0]);
+    if (!found)
+      return fail(req.modelDir, "--exec-wrapper program '" + wrapper[0] +
+                                    "' not found");
+    wrapperPath = *found;
+  }
 
   bool allOk = true;
   int groupIndex = 0;
@@ -197,15 +207,13 @@ int runVerify(const VerifyRequest &req) {
     {
       std::error_code ec;
       llvm::raw_fd_ostream os(harness, ec);
-      os << harnessSource("model", inputNames.size(),
+      os << harnessSource("model", numInputs,
                           model->proto.graph().output_size());
     }
     t0 = std::chrono::steady_clock::now();
     std::string exe = dir + "/harness";
     std::vector<std::string> cmd{cxx, "-std=c++17"};
-    for (StringRef flag : llvm::split(req.cxxFlags, ' '))
-      if (!flag.empty())
-        cmd.push_back(flag.str());
+    llvm::append_range(cmd, words(req.cxxFlags));
     cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
                            dir + "/model.cpp", dir + "/model_weights.S", "-o", exe});
     int rc = run(*cxxPath, cmd, error);
@@ -218,10 +226,7 @@ int runVerify(const VerifyRequest &req) {
 
     for (size_t s : members) {
       const DataSet &set = sets[s];
-      std::vector<std::string> args;
-      for (StringRef w : llvm::split(req.execWrapper, ' '))
-        if (!w.empty())
-          args.push_back(w.str());
+      std::vector<std::string> args = wrapper;
       size_t firstArg = args.size() + 1;
       args.push_back(exe);
       for (size_t i = 0; i < set.inputs.size(); ++i) {
@@ -238,10 +243,7 @@ int runVerify(const VerifyRequest &req) {
       }
       for (size_t o = 0; o < set.outputs.size(); ++o)
         args.push_back(dir + "/out" + std::to_string(o) + ".bin");
-      auto program = llvm::sys::findProgramByName(args[0]);
-      if (!program)
-        return fail(set.dir, "cannot run '" + args[0] + "'");
-      if (int rc = run(*program, args, error))
+      if (int rc = run(wrapper.empty() ? exe : wrapperPath, args, error))
         return fail(set.dir, "the generated program failed (exit " +
                                  std::to_string(rc) + ")" +
                                  (rc == 3 ? ": input size does not match the model" : ""));

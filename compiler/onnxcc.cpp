@@ -14,6 +14,7 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/Verify.h"
 #include "compiler/frontend/TensorImport.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
@@ -87,23 +88,32 @@ int main(int argc, char **argv) {
   if (command != "compile" && command != "verify")
     return usageError("unknown command '" + command + "'");
 
-  // Flags that shape the output; paths (-o, --dump-ir, the model, which the
-  // banner names by file) stay out so that output is byte-identical across
-  // output directories.
-  std::string commandLine;
-  for (size_t i = 2; i < args.size(); ++i) {
-    if (args[i] == "-o" || args[i] == "--dump-ir" || args[i] == "--keep") {
-      ++i;
-      continue;
-    }
-    commandLine += (commandLine.empty() ? "" : " ") + args[i];
-  }
-
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper;
   std::map<std::string, int64_t> dims;
   double atol = 1e-4, rtol = 1e-4;
   bool fuse = true;
+
+  /// Options taking one string. Paths do not shape the output, so they stay
+  /// out of the banner: output is byte-identical across directories.
+  struct StringOption {
+    const char *flag;
+    std::string *value;
+    bool isPath;
+  };
+  const StringOption stringOptions[] = {
+      {"-o", &outDir, true},          {"--name", &name, false},
+      {"--emit", &emit, false},       {"--dump-ir", &dumpIr, true},
+      {"--cxx", &cxx, false},         {"--cxxflags", &cxxFlags, false},
+      {"--exec-wrapper", &execWrapper, false},
+      {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true}};
+
+  // The flags recorded in the generated banner, as given.
+  std::string commandLine;
+  auto record = [&](const std::string &flag, const std::string &value) {
+    commandLine += (commandLine.empty() ? "" : " ") + flag +
+                   (value.empty() ? "" : " " + value);
+  };
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string &a = args[i];
     auto value = [&](std::string &dst) {
@@ -112,34 +122,31 @@ int main(int argc, char **argv) {
       dst = args[++i];
       return true;
     };
-    std::string v, error;
-    if (a == "-o" ? !value(outDir)
-        : a == "--name" ? !value(name)
-        : a == "--emit" ? !value(emit)
-        : a == "--dump-ir" ? !value(dumpIr)
-        : a == "--cxx" ? !value(cxx)
-        : a == "--runtime-dir" ? !value(runtimeDir)
-        : a == "--keep" ? !value(keep)
-        : a == "--cxxflags" ? !value(cxxFlags)
-        : a == "--exec-wrapper" ? !value(execWrapper)
-        : false)
-      return usageError(a + " needs a value");
-    if (a == "-o" || a == "--name" || a == "--emit" || a == "--dump-ir" ||
-        a == "--cxx" || a == "--runtime-dir" || a == "--keep" ||
-        a == "--cxxflags" || a == "--exec-wrapper")
+    auto option = llvm::find_if(stringOptions,
+                                [&](const StringOption &o) { return a == o.flag; });
+    if (option != std::end(stringOptions)) {
+      if (!value(*option->value))
+        return usageError(a + " needs a value");
+      if (!option->isPath)
+        record(a, *option->value);
       continue;
+    }
+    std::string v, error;
     if (a == "--dim") {
       if (!value(v))
         return usageError("--dim needs NAME=VALUE");
       if (!parseDim(v, dims, error))
         return usageError(error);
+      record(a, v);
     } else if (a == "--atol" || a == "--rtol") {
       double d;
       if (!value(v) || !parseDouble(v, d))
         return usageError(a + " needs a non-negative number");
       (a == "--atol" ? atol : rtol) = d;
+      record(a, v);
     } else if (a == "--no-fuse") {
       fuse = false;
+      record(a, "");
     } else if (!a.empty() && a[0] == '-') {
       return usageError("unknown option '" + a + "'");
     } else if (input.empty()) {

@@ -52,10 +52,8 @@ std::unique_ptr<LoadedModel> loadModel(MLIRContext &ctx,
   return model;
 }
 
-/// Graph inputs that are not initializers (older exporters list weights as
-/// inputs too).
-static std::vector<const ::onnx::ValueInfoProto *>
-realInputs(const ::onnx::GraphProto &g) {
+std::vector<const ::onnx::ValueInfoProto *>
+graphInputs(const ::onnx::GraphProto &g) {
   llvm::StringSet<> inits;
   for (const auto &t : g.initializer())
     inits.insert(t.name());
@@ -68,11 +66,12 @@ realInputs(const ::onnx::GraphProto &g) {
 
 std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model) {
   std::vector<SymbolicDim> out;
-  for (const auto *in : realInputs(model.graph())) {
-    const auto &shape = in->type().tensor_type().shape();
+  auto inputs = graphInputs(model.graph());
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const auto &shape = inputs[k]->type().tensor_type().shape();
     for (int i = 0; i < shape.dim_size(); ++i)
       if (shape.dim(i).has_dim_param())
-        out.push_back({shape.dim(i).dim_param(), in->name(), i});
+        out.push_back({shape.dim(i).dim_param(), inputs[k]->name(), (int)k, i});
   }
   return out;
 }
@@ -145,7 +144,7 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
   SmallVector<Type> types;
   std::vector<std::string> unbound;
   bool ok = true;
-  for (const auto *in : realInputs(graph)) {
+  for (const auto *in : graphInputs(graph)) {
     Location loc = nodeLocation(&ctx, model.path, in->name());
     if (!in->type().has_tensor_type()) {
       emitError(loc) << "graph input '" << in->name()
@@ -299,7 +298,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
 
-  auto inputs = realInputs(graph);
+  auto inputs = graphInputs(graph);
   for (size_t i = 0; i < inputs.size(); ++i) {
     values[inputs[i]->name()] = entry->getArgument(i);
     func.setArgAttr(i, "onnx.name", b.getStringAttr(inputs[i]->name()));

@@ -25,11 +25,17 @@ struct LoadedModel {
 std::unique_ptr<LoadedModel> loadModel(mlir::MLIRContext &ctx,
                                        const std::string &path);
 
+/// The graph's real inputs: those that are not initializers (older
+/// exporters list weights as inputs too). predict() takes them in this order.
+std::vector<const ::onnx::ValueInfoProto *>
+graphInputs(const ::onnx::GraphProto &graph);
+
 /// A symbolic (dim_param) dimension of a graph input.
 struct SymbolicDim {
   std::string name;
-  std::string input;
-  int index;
+  std::string input; ///< the input's name
+  int inputIndex;    ///< its position in graphInputs()
+  int index;         ///< the dimension
 };
 std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model);
 
