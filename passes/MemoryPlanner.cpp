@@ -23,13 +23,13 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &requests,
   std::vector<size_t> placed;
   for (size_t i : order) {
     const BufferRequest &r = requests[i];
-    int64_t size = alignTo(std::max<int64_t>(r.size, 1), alignment);
+    int64_t size = alignedSize(r, alignment);
     // Busy byte ranges of buffers live at the same time, by start offset.
     std::vector<std::pair<int64_t, int64_t>> busy;
     for (size_t j : placed)
       if (overlapInTime(r, requests[j]))
         busy.push_back({plan.offsets[j],
-                        plan.offsets[j] + alignTo(std::max<int64_t>(requests[j].size, 1), alignment)});
+                        plan.offsets[j] + alignedSize(requests[j], alignment)});
     std::sort(busy.begin(), busy.end());
     // Lowest gap that fits (first fit over sorted ranges).
     int64_t offset = 0;
@@ -49,7 +49,7 @@ int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
                       int64_t alignment) {
   std::map<int64_t, int64_t> delta;
   for (const BufferRequest &r : requests) {
-    int64_t size = alignTo(std::max<int64_t>(r.size, 1), alignment);
+    int64_t size = alignedSize(r, alignment);
     delta[r.firstUse] += size;
     delta[r.lastUse + 1] -= size;
   }
@@ -65,12 +65,11 @@ int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,
                              int64_t alignment) {
   int64_t best = 0;
   for (size_t i = 0; i < requests.size(); ++i) {
-    int64_t a = alignTo(std::max<int64_t>(requests[i].size, 1), alignment);
+    int64_t a = alignedSize(requests[i], alignment);
     best = std::max(best, a);
     for (size_t j = i + 1; j < requests.size(); ++j)
       if (overlapInTime(requests[i], requests[j]))
-        best = std::max(best, a + alignTo(std::max<int64_t>(requests[j].size, 1),
-                                          alignment));
+        best = std::max(best, a + alignedSize(requests[j], alignment));
   }
   return best;
 }

@@ -43,6 +43,12 @@ int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,
 
 inline int64_t alignTo(int64_t v, int64_t a) { return (v + a - 1) / a * a; }
 
+/// The bytes a request occupies in the arena: its size rounded up to the
+/// alignment, at least one unit so that every buffer has its own address.
+inline int64_t alignedSize(const BufferRequest &r, int64_t alignment) {
+  return alignTo(r.size > 0 ? r.size : 1, alignment);
+}
+
 } // namespace onnxcc
 
 #endif // ONNXCC_PASSES_MEMORYPLANNER_H

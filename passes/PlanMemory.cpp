@@ -70,7 +70,12 @@ private:
         out.push_back(user);
     }
   }
-  bool free(Value v) { return !homes.count(v) || (!homes[v].parent && homes[v].output < 0); }
+  /// Whether `v` is (so far) a buffer of its own in the arena: not placed
+  /// inside another value and not a graph output.
+  bool isIndependent(Value v) {
+    auto it = homes.find(v);
+    return it == homes.end() || (!it->second.parent && it->second.output < 0);
+  }
   void placeOutputs();
   void placeConcats();
   void placeInPlaceElementwise();
@@ -88,7 +93,7 @@ void Planner::placeOutputs() {
   Operation *ret = func.getBody().front().getTerminator();
   for (auto [i, v] : llvm::enumerate(ret->getOperands())) {
     Value r = root(v);
-    if (owns(r) && free(r) && !homes.count(r))
+    if (owns(r) && !homes.count(r))
       homes[r].output = i; // a second return of the same value is copied
   }
 }
@@ -125,7 +130,7 @@ void Planner::placeInPlaceElementwise() {
       return;
     for (Value in : ew.getInputs()) {
       Value r = root(in);
-      if (!owns(r) || !free(r) || in.getType() != ew.getType() ||
+      if (!owns(r) || !isIndependent(r) || in.getType() != ew.getType() ||
           lastUse[r] != index[ew])
         continue;
       // Overwrite the dying input: element i is read before it is written.
@@ -175,7 +180,7 @@ void Planner::assignOffsets() {
   peakBytes = peakLiveBytes(reqs, alignment);
   pairBytes = largestLivePairBytes(reqs, alignment);
   for (const BufferRequest &r : reqs)
-    totalBytes += alignTo(r.size, alignment);
+    totalBytes += alignedSize(r, alignment);
 
   Builder b(func.getContext());
   llvm::DenseMap<Value, int64_t> topOffset;

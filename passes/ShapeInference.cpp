@@ -17,7 +17,7 @@ namespace {
 /// Folds `op` with its now-refined types (Shape of a static tensor) or
 /// constant operands; returns true if it was replaced. Shape arithmetic
 /// then collapses as the sweep reaches it.
-static bool foldIfConstant(Operation *op, OpBuilder &b) {
+static bool tryFold(Operation *op, OpBuilder &b) {
   if (op->hasTrait<OpTrait::ConstantLike>() || op->getNumOperands() == 0)
     return false;
   SmallVector<OpFoldResult> folded;
@@ -60,7 +60,7 @@ struct ShapeInferencePass
         for (auto [res, t] : llvm::zip(op->getResults(), types))
           res.setType(t);
       }
-      foldIfConstant(op, b);
+      tryFold(op, b);
     }
     Operation *ret = func.getBody().front().getTerminator();
     func.setFunctionType(FunctionType::get(
