@@ -25,8 +25,8 @@ static Value inlineBody(OpBuilder &b, Region &body, IRMapping &map) {
 }
 
 /// Merges a single-use elementwise producer into its elementwise consumer
-/// when both run over the same shape.
-static bool fuseProducer(k::ElementwiseOp consumer, OpBuilder &b) {
+/// when both run over the same shape. Returns the fused op, or null.
+static k::ElementwiseOp fuseProducer(k::ElementwiseOp consumer, OpBuilder &b) {
   for (auto [idx, in] : llvm::enumerate(consumer.getInputs())) {
     auto producer = in.getDefiningOp<k::ElementwiseOp>();
     if (!producer || !producer->hasOneUse() ||
@@ -60,9 +60,9 @@ static bool fuseProducer(k::ElementwiseOp consumer, OpBuilder &b) {
     consumer.getResult().replaceAllUsesWith(fused.getResult());
     consumer.erase();
     producer.erase();
-    return true;
+    return fused;
   }
-  return false;
+  return {};
 }
 
 /// Moves a unary elementwise op into the epilogue of the GEMM or
@@ -100,17 +100,16 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
 struct FuseElementwisePass : onnxcc::impl::FuseElementwiseBase<FuseElementwisePass> {
   void runOnOperation() override {
     OpBuilder b(&getContext());
-    bool changed = true;
-    while (changed) {
-      changed = false;
-      SmallVector<k::ElementwiseOp> ops;
-      getOperation().walk([&](k::ElementwiseOp op) { ops.push_back(op); });
-      for (k::ElementwiseOp op : ops) {
-        if (fuseProducer(op, b) || fuseIntoEpilogue(op, b)) {
-          changed = true;
-          break; // the list holds erased ops now
-        }
-      }
+    // One sweep in program order: when an op is reached, everything before
+    // it is fully fused, so merging its producers until none is left, then
+    // trying its producer's epilogue, reaches the fixed point. A producer
+    // merged here was visited earlier, so the list never yields an erased op.
+    SmallVector<k::ElementwiseOp> ops;
+    getOperation().walk([&](k::ElementwiseOp op) { ops.push_back(op); });
+    for (k::ElementwiseOp op : ops) {
+      while (k::ElementwiseOp fused = fuseProducer(op, b))
+        op = fused;
+      fuseIntoEpilogue(op, b);
     }
   }
 };

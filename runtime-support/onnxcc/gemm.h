@@ -148,8 +148,7 @@ inline void gemm(const float *ONNXCC_RESTRICT A, const float *ONNXCC_RESTRICT B,
   for (int64_t j0 = 0; j0 < N; j0 += kColBlock) {
     int64_t jend = j0 + kColBlock < N ? j0 + kColBlock : N;
     int64_t i = 0;
-    // Only instantiated when it can run: g++ warns about the 4-row panel's
-    // out-of-bounds rows in dead code when C is a known array of M < 4 rows.
+    // The 4-row panel cannot run for M < 4: do not instantiate it.
     if constexpr (M >= 4)
       for (; i + 4 <= M; i += 4)
         row_panel<4, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta,
