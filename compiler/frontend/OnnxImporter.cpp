@@ -266,7 +266,8 @@ LogicalResult Importer::importNode(OpBuilder &b, const ::onnx::NodeProto &node) 
   NodeContext n{b, locOf(node), node, {}, opset, model.dir, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : values.lookup(in));
-  if (failed(opImporters().lookup(node.op_type())(n)))
+  if (failed(opImporters().lookup(node.op_type())(n)) ||
+      failed(n.checkAllAttributesConsulted()))
     return failure();
   for (int i = 0; i < node.output_size(); ++i) {
     if (node.output(i).empty())

@@ -12,6 +12,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
 
@@ -19,6 +20,7 @@ namespace onnxcc {
 namespace o = ::onnxcc::onnx;
 
 const ::onnx::AttributeProto *NodeContext::attr(StringRef name) const {
+  consulted.insert(name);
   for (const auto &a : node.attribute())
     if (a.name() == name)
       return &a;
@@ -62,6 +64,29 @@ Value NodeContext::f32Scalar(float v) const {
 }
 LogicalResult NodeContext::error(const Twine &message) const {
   return emitError(loc) << message;
+}
+
+/// Attributes that cannot change an inference result: training-only
+/// settings at their inference value, randomness seeds, and settings of
+/// outputs the importers reject anyway.
+static bool isInert(const ::onnx::AttributeProto &a) {
+  StringRef name = a.name();
+  if (name == "training_mode")
+    return a.i() == 0;
+  return name == "seed" || name == "momentum" || name == "ratio" ||
+         name == "storage_order" || name == "spatial";
+}
+
+LogicalResult NodeContext::checkAllAttributesConsulted() const {
+  SmallVector<std::string> ignored;
+  for (const auto &a : node.attribute())
+    if (!consulted.contains(a.name()) && !isInert(a))
+      ignored.push_back("'" + a.name() + "'");
+  if (ignored.empty())
+    return success();
+  return error("unsupported attribute" + Twine(ignored.size() > 1 ? "s " : " ") +
+               llvm::join(ignored, ", ") + " for " + node.op_type() +
+               " in opset " + Twine(opset));
 }
 
 /// Checks the number of inputs the node gives (omitted optional ones count).

@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include <string>
 
 namespace onnxcc {
@@ -18,6 +19,8 @@ struct NodeContext {
   int64_t opset;
   const std::string &modelDir;
   llvm::SmallVector<mlir::Value> results; ///< filled by the builder
+  /// Attributes the builder looked at (through attr() and its getters).
+  mutable llvm::StringSet<> consulted;
 
   const ::onnx::AttributeProto *attr(llvm::StringRef name) const;
   int64_t getInt(llvm::StringRef name, int64_t dflt) const;
@@ -36,6 +39,10 @@ struct NodeContext {
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values) const;
   mlir::Value f32Scalar(float v) const;
   mlir::LogicalResult error(const llvm::Twine &message) const;
+  /// Fails, naming them, if the node has attributes the builder never read
+  /// and that could change the result: ignoring them would be a silent
+  /// wrong answer (e.g. Squeeze-13 with an `axes` attribute).
+  mlir::LogicalResult checkAllAttributesConsulted() const;
 };
 
 using OpImportFn = mlir::LogicalResult (*)(NodeContext &);

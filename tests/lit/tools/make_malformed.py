@@ -58,3 +58,12 @@ save("conv_channels", graph([helper.make_node("Conv", ["x", "wc"], ["y"], name="
                             [xc], [y], [wc]))
 # Clip with the attributes of opset 6 in an opset-17 model.
 save("clip_attrs", graph([helper.make_node("Clip", ["x"], ["y"], name="clip0", min=0.0, max=6.0)], [x], [y]))
+# Squeeze-13 takes axes as an input; an `axes` attribute must not be dropped.
+x14 = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 1])
+save("squeeze_attr", graph([helper.make_node("Squeeze", ["x"], ["y"], name="sq0", axes=[0])], [x14], [y]))
+# BatchNormalization in training mode uses batch statistics.
+bn_inputs = [numpy_helper.from_array(np.ones((4,), np.float32), n) for n in ["s", "b", "m", "v"]]
+xbn = helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 2, 2])
+ybn = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 4, 2, 2])
+save("bn_training", graph([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"],
+                                            name="bn0", training_mode=1)], [xbn], [ybn], bn_inputs))
