@@ -27,9 +27,12 @@
 #if defined(__GNUC__) || defined(__clang__)
 #define ONNXCC_RESTRICT __restrict__
 #define ONNXCC_INLINE inline __attribute__((always_inline))
+// A lambda the caller needs inlined (a loop body passed to a helper).
+#define ONNXCC_INLINE_LAMBDA __attribute__((always_inline))
 #else
 #define ONNXCC_RESTRICT
 #define ONNXCC_INLINE inline
+#define ONNXCC_INLINE_LAMBDA
 #endif
 
 namespace onnxcc {

@@ -9,6 +9,7 @@
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/window.h"
 
 namespace onnxcc {
 namespace rt {
@@ -30,28 +31,39 @@ struct conv_shape {
 };
 
 /// col[(c*KH + kh)*KW + kw][oh*OW + ow] = x[c][oh*SH - PT + kh*DH][...], 0
-/// outside the image.
+/// outside the image. Each (c, kh, kw) plane is zero rows above the image,
+/// rows of [zeros | strided copy | zeros], zero rows below, split where
+/// in_bounds says: no loop tests bounds per element. g++ 12 -O3 with AVX
+/// if-converted such tests into a group of masked loads, one per column of
+/// an unrolled row, and vectorized the group with the first vector's mask
+/// for all of it, so runs of in-image elements came out 0 (resnet18
+/// layer4.0 conv2).
 template <typename S>
 inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col) {
   for (int64_t c = 0; c < S::Cg; ++c)
-    for (int64_t kh = 0; kh < S::KH; ++kh)
+    for (int64_t kh = 0; kh < S::KH; ++kh) {
+      const int64_t ih0 = kh * S::DH - S::PT; // input row of output row 0
+      const index_range rows = in_bounds(ih0, S::SH, S::H, S::OH);
       for (int64_t kw = 0; kw < S::KW; ++kw) {
-        float *row = col + ((c * S::KH + kh) * S::KW + kw) * S::P;
-        for (int64_t oh = 0; oh < S::OH; ++oh) {
-          int64_t ih = oh * S::SH - S::PT + kh * S::DH;
-          float *dst = row + oh * S::OW;
-          if (ih < 0 || ih >= S::H) {
-            for (int64_t ow = 0; ow < S::OW; ++ow)
-              dst[ow] = 0.0f;
-            continue;
-          }
-          const float *src = x + (c * S::H + ih) * S::W;
-          for (int64_t ow = 0; ow < S::OW; ++ow) {
-            int64_t iw = ow * S::SW - S::PL + kw * S::DW;
-            dst[ow] = (iw >= 0 && iw < S::W) ? src[iw] : 0.0f;
-          }
+        const int64_t iw0 = kw * S::DW - S::PL; // input column of output col 0
+        const index_range cols = in_bounds(iw0, S::SW, S::W, S::OW);
+        float *plane = col + ((c * S::KH + kh) * S::KW + kw) * S::P;
+        for (int64_t i = 0; i < rows.lo * S::OW; ++i)
+          plane[i] = 0.0f;
+        for (int64_t oh = rows.lo; oh < rows.hi; ++oh) {
+          const float *src = x + (c * S::H + ih0 + oh * S::SH) * S::W;
+          float *dst = plane + oh * S::OW;
+          for (int64_t ow = 0; ow < cols.lo; ++ow)
+            dst[ow] = 0.0f;
+          for (int64_t ow = cols.lo; ow < cols.hi; ++ow)
+            dst[ow] = src[iw0 + ow * S::SW];
+          for (int64_t ow = cols.hi; ow < S::OW; ++ow)
+            dst[ow] = 0.0f;
         }
+        for (int64_t i = rows.hi * S::OW; i < S::P; ++i)
+          plane[i] = 0.0f;
       }
+    }
 }
 
 template <typename S, typename Epi>

@@ -9,5 +9,6 @@
 #include "onnxcc/layout.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/scalar_ops.h"
+#include "onnxcc/window.h"
 
 #endif // ONNXCC_RUNTIME_RUNTIME_H

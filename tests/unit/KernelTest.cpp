@@ -2,7 +2,8 @@
 //
 // Each kernel against a naive reference for sizes below, equal to, above and
 // at multiples of the SIMD width (XNNPACK's batch_lt/eq/gt/div testers),
-// including an in-place elementwise call.
+// including an in-place elementwise call, and im2col and pooling with their
+// windows cut by every kind of image edge.
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
@@ -101,30 +102,96 @@ TEST(Elementwise, StridedBroadcast) {
     EXPECT_FLOAT_EQ(out[i], a[i] - b[(i / 4) % 3]) << "index " << i;
 }
 
-TEST(Conv, PaddedStridedGroupedMatchesDirect) {
-  using S = conv_shape<1, 4, 7, 6, 6, 3, 3, 4, 3, 2, 2, 1, 1, 1, 1, 2>;
-  auto x = randomVector(S::C * S::H * S::W, 8);
+/// Output pixel (oh, ow) of kernel tap (kh, kw) reads input (ih, iw), or the
+/// zero padding when that lies outside the image.
+template <typename S> struct Tap {
+  int64_t ih, iw;
+  Tap(int64_t oh, int64_t ow, int64_t kh, int64_t kw)
+      : ih(oh * S::SH - S::PT + kh * S::DH), iw(ow * S::SW - S::PL + kw * S::DW) {}
+  bool inside() const { return ih >= 0 && ih < S::H && iw >= 0 && iw < S::W; }
+};
+
+template <typename S> void checkIm2col() {
+  auto x = randomVector(S::Cg * S::H * S::W, 11);
+  // One element more than im2col may write, to catch a write past the end.
+  std::vector<float> col(S::Kdim * S::P + 1, NAN), ref(S::Kdim * S::P);
+  im2col<S>(x.data(), col.data());
+  for (int64_t c = 0; c < S::Cg; ++c)
+    for (int64_t kh = 0; kh < S::KH; ++kh)
+      for (int64_t kw = 0; kw < S::KW; ++kw)
+        for (int64_t oh = 0; oh < S::OH; ++oh)
+          for (int64_t ow = 0; ow < S::OW; ++ow) {
+            Tap<S> t(oh, ow, kh, kw);
+            ref[(((c * S::KH + kh) * S::KW + kw) * S::OH + oh) * S::OW + ow] =
+                t.inside() ? x[(c * S::H + t.ih) * S::W + t.iw] : 0.0f;
+          }
+  EXPECT_TRUE(std::isnan(col.back())) << "im2col wrote past its scratch";
+  col.pop_back();
+  expectClose(col, ref, "im2col");
+}
+
+template <typename S> void checkConv() {
+  auto x = randomVector(S::N * S::C * S::H * S::W, 8);
   auto w = randomVector(S::O * S::Cg * S::KH * S::KW, 9);
   auto bias = randomVector(S::O, 10);
-  std::vector<float> y(S::O * S::OH * S::OW), ref(y.size()), scratch(S::Kdim * S::P);
+  std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()),
+      scratch(S::Kdim * S::P);
   conv2d<S>(x.data(), w.data(), bias.data(), y.data(), scratch.data(), identity{});
-  for (int64_t o = 0; o < S::O; ++o)
-    for (int64_t oh = 0; oh < S::OH; ++oh)
-      for (int64_t ow = 0; ow < S::OW; ++ow) {
-        double s = bias[o];
-        int64_t g = o / S::Og;
-        for (int64_t c = 0; c < S::Cg; ++c)
-          for (int64_t kh = 0; kh < S::KH; ++kh)
-            for (int64_t kw = 0; kw < S::KW; ++kw) {
-              int64_t ih = oh * S::SH - S::PT + kh, iw = ow * S::SW - S::PL + kw;
-              if (ih < 0 || ih >= S::H || iw < 0 || iw >= S::W)
-                continue;
-              s += double(x[((g * S::Cg + c) * S::H + ih) * S::W + iw]) *
-                   w[((o * S::Cg + c) * S::KH + kh) * S::KW + kw];
-            }
-        ref[(o * S::OH + oh) * S::OW + ow] = float(s);
-      }
+  for (int64_t n = 0; n < S::N; ++n)
+    for (int64_t o = 0; o < S::O; ++o)
+      for (int64_t oh = 0; oh < S::OH; ++oh)
+        for (int64_t ow = 0; ow < S::OW; ++ow) {
+          double s = bias[o];
+          int64_t g = o / S::Og;
+          for (int64_t c = 0; c < S::Cg; ++c)
+            for (int64_t kh = 0; kh < S::KH; ++kh)
+              for (int64_t kw = 0; kw < S::KW; ++kw) {
+                Tap<S> t(oh, ow, kh, kw);
+                if (!t.inside())
+                  continue;
+                s += double(x[((n * S::C + g * S::Cg + c) * S::H + t.ih) * S::W + t.iw]) *
+                     w[((o * S::Cg + c) * S::KH + kh) * S::KW + kw];
+              }
+          ref[((n * S::O + o) * S::OH + oh) * S::OW + ow] = float(s);
+        }
   expectClose(y, ref, "conv2d");
+}
+
+// conv_shape<N, C, H, W, O, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW, G>.
+TEST(Conv, PaddedStridedGroupedMatchesDirect) {
+  checkConv<conv_shape<1, 4, 7, 6, 6, 3, 3, 4, 3, 2, 2, 1, 1, 1, 1, 2>>();
+}
+
+TEST(Conv, DilatedAndBatchedMatchesDirect) {
+  checkConv<conv_shape<2, 3, 9, 8, 4, 3, 2, 5, 4, 2, 2, 2, 1, 2, 3, 1>>();
+}
+
+// Every im2col row is zeros, a copy and zeros, split where the taps leave the
+// image; these put the splits at the edges.
+TEST(Im2col, PaddingStrideDilationEdges) {
+  // resnet18 layer4.0 conv2; a per-element bounds test made g++ 12 -O3 -mavx
+  // write zeros for whole runs of it.
+  checkIm2col<conv_shape<1, 512, 7, 7, 512, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>>();
+  // Stride 2 padded on both sides; dilation 2.
+  checkIm2col<conv_shape<1, 2, 7, 7, 2, 3, 3, 4, 4, 2, 2, 1, 1, 1, 1, 1>>();
+  checkIm2col<conv_shape<1, 2, 9, 9, 2, 3, 3, 9, 9, 1, 1, 2, 2, 2, 2, 1>>();
+  // Whole output rows, then whole windows, in the padding.
+  checkIm2col<conv_shape<1, 1, 3, 16, 1, 1, 3, 6, 6, 1, 3, 3, 1, 1, 1, 1>>();
+  checkIm2col<conv_shape<1, 2, 3, 3, 2, 2, 2, 8, 8, 1, 1, 3, 3, 1, 1, 1>>();
+  // One pixel; one unpadded window.
+  checkIm2col<conv_shape<1, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1>>();
+  checkIm2col<conv_shape<1, 1, 5, 5, 1, 5, 5, 1, 1, 1, 1, 0, 0, 1, 1, 1>>();
+}
+
+/// A 3x3, pad-1 convolution over rows W wide, OW outputs a row at stride SW.
+template <int64_t W, int64_t OW, int64_t SW>
+using RowsShape = conv_shape<1, 2, 3, W, 2, 3, 3, 3, OW, 1, SW, 1, 1, 1, 1, 1>;
+
+TEST(Im2col, VectorWidthEdges) {
+  checkIm2col<RowsShape<kBelowVec, kBelowVec, 1>>();
+  checkIm2col<RowsShape<kVecWidth, kVecWidth, 1>>();
+  checkIm2col<RowsShape<kVecWidth + 1, kVecWidth + 1, 1>>();
+  checkIm2col<RowsShape<2 * kVecWidth + 3, kVecWidth + 2, 2>>();
 }
 
 TEST(Pool, MaxPoolCeilModeClampsLastWindow) {
@@ -139,6 +206,55 @@ TEST(Pool, AvgPoolExcludesPadding) {
   avg_pool2d<1, 2, 2, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false>(x.data(), y.data());
   for (float v : y)
     EXPECT_FLOAT_EQ(v, 2.5f);
+}
+
+/// max_pool2d and avg_pool2d (both count_include_pad modes) against the
+/// definition; the arguments are max_pool2d's.
+template <int64_t NC, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
+          int64_t KW, int64_t SH, int64_t SW, int64_t PT, int64_t PL, int64_t PB,
+          int64_t PR, int64_t DH, int64_t DW>
+void checkPool() {
+  auto x = randomVector(NC * H * W, 12);
+  std::vector<float> mx(NC * OH * OW), avg(mx.size()), avgPad(mx.size());
+  std::vector<float> refMx(mx.size()), refAvg(mx.size()), refAvgPad(mx.size());
+  max_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW>(x.data(), mx.data());
+  avg_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW, false>(
+      x.data(), avg.data());
+  avg_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW, true>(
+      x.data(), avgPad.data());
+  for (int64_t i = 0; i < NC * OH * OW; ++i) {
+    int64_t c = i / (OH * OW), oh = i / OW % OH, ow = i % OW;
+    float m = -INFINITY;
+    double s = 0;
+    int64_t valid = 0, padded = 0;
+    for (int64_t kh = 0; kh < KH; ++kh)
+      for (int64_t kw = 0; kw < KW; ++kw) {
+        int64_t ih = oh * SH - PT + kh * DH, iw = ow * SW - PL + kw * DW;
+        padded += ih < H + PB && iw < W + PR;
+        if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+          continue;
+        float v = x[(c * H + ih) * W + iw];
+        m = std::fmax(m, v);
+        s += v;
+        ++valid;
+      }
+    refMx[i] = m;
+    refAvg[i] = float(s / double(valid));
+    refAvgPad[i] = float(s / double(padded));
+  }
+  expectClose(mx, refMx, "max_pool2d");
+  expectClose(avg, refAvg, "avg_pool2d");
+  expectClose(avgPad, refAvgPad, "avg_pool2d count_include_pad");
+}
+
+// Every window here has a tap in the image, as ONNX's pads < kernel ensures.
+TEST(Pool, PaddingStrideDilationEdges) {
+  checkPool<2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1>(); // stride 2, pad both sides
+  checkPool<1, 8, 8, 4, 4, 3, 3, 2, 2, 0, 0, 0, 0, 1, 1>(); // ceil_mode, last window cut
+  checkPool<1, 9, 9, 9, 9, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2>(); // dilation 2
+  checkPool<3, 5, 6, 5, 4, 2, 3, 1, 2, 0, 1, 1, 2, 1, 1>(); // asymmetric
+  checkPool<1, 3, kBelowVec, 3, kBelowVec, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1>();
+  checkPool<1, 3, kVecWidth + 1, 3, kVecWidth + 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1>();
 }
 
 } // namespace
