@@ -7,13 +7,20 @@
 
 namespace onnxcc {
 
+/// The longest error line onnxcc prints; longer ones are cut and marked.
+constexpr size_t kMaxErrorLineBytes = 1024;
+
 /// "<model>:<node> (<OpType>)" for a location the importer made (nodes of a
 /// fused op joined by " + "), "<model>" for the model itself, "" for an
-/// unknown location; others print as MLIR shows them.
+/// unknown location; others print as MLIR shows them. Model strings in it
+/// are escaped and bounded (InertText.h).
 std::string describeLocation(mlir::Location loc);
 
-/// Prints every error as `onnxcc: error: <where>: <message>` on one line
-/// and counts them.
+/// Prints `onnxcc: error: <where>: <message>` as one bounded line with
+/// control bytes escaped. Every error onnxcc reports goes through here.
+void printErrorLine(llvm::StringRef where, llvm::StringRef message);
+
+/// Prints every error diagnostic through printErrorLine() and counts them.
 class OneLineDiagnostics {
 public:
   explicit OneLineDiagnostics(mlir::MLIRContext &ctx);
@@ -21,6 +28,7 @@ public:
 
 private:
   int count = 0;
+  std::string lastWhere; ///< location of the last error printed
   mlir::ScopedDiagnosticHandler handler;
 };
 

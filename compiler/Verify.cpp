@@ -11,6 +11,7 @@
 #include "compiler/Compile.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/frontend/TensorImport.h"
+#include "dialects/Onnx/InertText.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,8 +32,15 @@ struct DataSet {
 };
 
 int fail(const std::string &where, const std::string &msg) {
-  llvm::errs() << "onnxcc: error: " << where << ": " << msg << "\n";
+  printErrorLine(where, msg);
   return 1;
+}
+
+/// `dir`/`file` without a doubled separator when `dir` ends in one.
+std::string joinPath(StringRef dir, const Twine &file) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, file);
+  return std::string(path);
 }
 
 bool readTensorFile(const std::string &path, ::onnx::TensorProto &t) {
@@ -48,14 +56,15 @@ bool readDataSets(const std::string &modelDir, std::vector<DataSet> &sets,
   std::vector<std::string> dirs;
   for (llvm::sys::fs::directory_iterator it(modelDir, ec), end; it != end && !ec;
        it.increment(ec))
-    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_"))
+    if (llvm::sys::path::filename(it->path()).starts_with("test_data_set_") &&
+        llvm::sys::fs::is_directory(it->path()))
       dirs.push_back(it->path());
   std::sort(dirs.begin(), dirs.end());
   for (const std::string &d : dirs) {
     DataSet set{d, {}, {}};
     for (const char *kind : {"input", "output"})
       for (int i = 0;; ++i) {
-        std::string path = d + "/" + kind + "_" + std::to_string(i) + ".pb";
+        std::string path = joinPath(d, Twine(kind) + "_" + Twine(i) + ".pb");
         if (!llvm::sys::fs::exists(path))
           break;
         ::onnx::TensorProto t;
@@ -128,7 +137,7 @@ double seconds(std::chrono::steady_clock::time_point since) {
 } // namespace
 
 int runVerify(const VerifyRequest &req) {
-  std::string modelPath = req.modelDir + "/model.onnx";
+  std::string modelPath = joinPath(req.modelDir, "model.onnx");
   MLIRContext ctx;
   initContext(ctx);
   OneLineDiagnostics diags(ctx);
@@ -190,7 +199,7 @@ int runVerify(const VerifyRequest &req) {
   bool allOk = true;
   int groupIndex = 0;
   for (auto &[dims, members] : groups) {
-    std::string dir = workDir + "/shape" + std::to_string(groupIndex++);
+    std::string dir = joinPath(workDir, "shape" + Twine(groupIndex++));
     std::string binding;
     for (auto &[k, v] : dims)
       binding += (binding.empty() ? "" : ",") + k + "=" + std::to_string(v);
@@ -233,8 +242,9 @@ int runVerify(const VerifyRequest &req) {
         std::string err;
         auto type = tensorTypeOf(&ctx, set.inputs[i], err);
         std::vector<char> bytes;
-        if (!type || !readTensorBytes(set.inputs[i], set.dir, type, bytes, err))
-          return fail(set.dir + "/input_" + std::to_string(i) + ".pb", err);
+        ExternalData external{set.dir, {}};
+        if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
+          return fail(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err);
         std::string path = dir + "/in" + std::to_string(i) + ".bin";
         std::error_code ec;
         llvm::raw_fd_ostream os(path, ec);
@@ -251,9 +261,10 @@ int runVerify(const VerifyRequest &req) {
         std::string err;
         auto type = tensorTypeOf(&ctx, set.outputs[o], err);
         std::vector<char> ref;
+        ExternalData external{set.dir, {}};
         if (!type || !type.getElementType().isF32() ||
-            !readTensorBytes(set.outputs[o], set.dir, type, ref, err))
-          return fail(set.dir + "/output_" + std::to_string(o) + ".pb",
+            !readTensorBytes(set.outputs[o], external, type, ref, err))
+          return fail(joinPath(set.dir, "output_" + Twine(o) + ".pb"),
                       err.empty() ? "only f32 outputs are compared" : err);
         auto got = llvm::MemoryBuffer::getFile(args[firstArg + set.inputs.size() + o]);
         if (!got || (*got)->getBufferSize() != ref.size())
@@ -280,7 +291,7 @@ int runVerify(const VerifyRequest &req) {
         bool ok = bad == 0;
         allOk &= ok;
         llvm::outs() << llvm::sys::path::filename(set.dir) << " output " << o
-                     << " '" << set.outputs[o].name() << "' (" << n
+                     << " '" << messageText(set.outputs[o].name()) << "' (" << n
                      << " values): max abs err "
                      << llvm::format("%.3g", maxAbs) << ", max rel err "
                      << llvm::format("%.3g", maxRel) << (ok ? "  ok" : "  MISMATCH");

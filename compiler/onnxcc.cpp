@@ -23,17 +23,40 @@
 
 using namespace onnxcc;
 
-static const char *kUsage =
+static const char *kCompileUsage =
     "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
-    "       onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
+    "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
+    "  --dim K=V      pins symbolic dimension K (every free one must be pinned)\n"
+    "  --name N       C++ namespace and file stem (default: the model's file stem)\n"
+    "  --emit KIND    cpp (default), or the IR after the graph (onnx-mlir) or\n"
+    "                 kernel (kernel-mlir) pipeline\n"
+    "  --dump-ir DIR  writes the IR after every pass into DIR\n"
+    "  --no-fuse      disables fusion (for debugging)\n";
+static const char *kVerifyUsage =
+    "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
     "                      [--runtime-dir DIR] [--keep DIR]\n"
-    "       onnxcc --version\n";
+    "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
+    "  test_data_set_*, and compares with the reference outputs:\n"
+    "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
+    "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
+    "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
+    "  --keep DIR                   keeps the generated code and harness in DIR\n";
 
+static std::string usage() {
+  return std::string(kCompileUsage) + kVerifyUsage +
+         "usage: onnxcc --version | --help\n";
+}
+
+/// A command-line mistake: one line, like every other error.
 static int usageError(const std::string &msg) {
-  llvm::errs() << "onnxcc: error: " << msg << "\n" << kUsage;
+  printErrorLine("", msg + " (see onnxcc --help)");
   return 1;
+}
+
+static bool isHelp(const std::string &arg) {
+  return arg == "--help" || arg == "-h" || arg == "-help";
 }
 
 /// Parses "NAME=VALUE" with VALUE a positive dimension.
@@ -76,9 +99,13 @@ static std::string defaultRuntimeDir(const char *argv0) {
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "-h") {
-    llvm::outs() << kUsage;
-    return args.empty() ? 1 : 0;
+  if (args.empty()) {
+    llvm::errs() << usage();
+    return 1;
+  }
+  if (isHelp(args[0]) || args[0] == "help") {
+    llvm::outs() << usage();
+    return 0;
   }
   if (args[0] == "--version") {
     llvm::outs() << "onnxcc 0.1.0 (LLVM/MLIR " LLVM_VERSION_STRING ")\n";
@@ -87,6 +114,10 @@ int main(int argc, char **argv) {
   std::string command = args[0];
   if (command != "compile" && command != "verify")
     return usageError("unknown command '" + command + "'");
+  if (llvm::any_of(args, isHelp)) {
+    llvm::outs() << (command == "compile" ? kCompileUsage : kVerifyUsage);
+    return 0;
+  }
 
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper;

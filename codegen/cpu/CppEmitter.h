@@ -2,7 +2,9 @@
 #ifndef ONNXCC_CODEGEN_CPU_CPPEMITTER_H
 #define ONNXCC_CODEGEN_CPU_CPPEMITTER_H
 
+#include "codegen/cpu/CppNames.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/raw_ostream.h"
 #include <string>
 #include <vector>
 
@@ -14,21 +16,43 @@ struct EmitOptions {
   std::string commandLine; ///< flags that shaped the output
 };
 
+/// The weight blob as pieces at 64-byte aligned offsets. Pieces point into
+/// the parsed model (or mapped external data) where they can, so that
+/// megabytes of weights are not copied; the driver streams them out.
+class WeightBlob {
+public:
+  /// Appends `bytes` at the next 64-byte boundary; `bytes` must outlive
+  /// the blob. Returns the offset.
+  uint64_t appendRef(llvm::ArrayRef<char> bytes);
+  /// Appends a copy of `bytes` (converted or expanded constants).
+  uint64_t appendCopy(std::vector<char> bytes);
+  uint64_t size() const { return total; }
+  /// Writes the blob, zero-filling the alignment gaps.
+  void write(llvm::raw_ostream &os) const;
+
+private:
+  struct Piece {
+    uint64_t offset;
+    llvm::ArrayRef<char> ref;   ///< empty when `owned` holds the bytes
+    std::vector<char> owned;
+  };
+  uint64_t align();
+  std::vector<Piece> pieces;
+  uint64_t total = 0;
+};
+
 /// What the emitter produces; the driver writes each to `<dir>/<file>`.
 struct EmittedModel {
   std::string header;   ///< NAME.h
   std::string source;   ///< NAME.cpp
   std::string assembly; ///< NAME_weights.S (incbin of the blob)
-  std::vector<char> weights; ///< NAME.weights.bin
+  WeightBlob weights;   ///< NAME.weights.bin
 };
 
 /// Prints a module that went through the CPU pipeline (kernel ops with a
 /// memory plan). Never changes the IR; unsupported ops are errors.
 mlir::LogicalResult emitCpp(mlir::ModuleOp module, const EmitOptions &options,
                             EmittedModel &out);
-
-/// Whether `name` can be a C++ namespace (identifier, not a keyword).
-bool isValidCppName(const std::string &name);
 
 } // namespace onnxcc
 

@@ -2,7 +2,10 @@
 #include "dialects/Onnx/NodeLocation.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "dialects/Onnx/InertText.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 
@@ -20,10 +23,12 @@ Location nodeLocation(MLIRContext *ctx, StringRef model, StringRef name,
   return NameLoc::get(StringAttr::get(ctx, name), inner);
 }
 
-std::string ModelPosition::describe() const {
+std::string
+ModelPosition::describe(std::string (*escape)(StringRef, size_t)) const {
   if (opType.empty())
-    return name;
-  return name + " (" + opType + ")";
+    return escape(name, kMaxInertNameBytes);
+  return escape(name, kMaxInertNameBytes) + " (" +
+         escape(opType, kMaxInertNameBytes) + ")";
 }
 
 /// The model file of an importer location, or nullopt for anything else.
@@ -64,6 +69,43 @@ SmallVector<ModelPosition> modelPositions(Location loc) {
   SmallVector<ModelPosition> out;
   collect(loc, out);
   return out;
+}
+
+/// The non-fused locations inside `loc`, in order.
+static void leaves(Location loc, llvm::SetVector<Location> &out) {
+  if (auto fused = dyn_cast<FusedLoc>(loc)) {
+    for (Location l : fused.getLocations())
+      leaves(l, out);
+    return;
+  }
+  out.insert(loc);
+}
+
+Location fusedNodeLocation(MLIRContext *ctx, ArrayRef<Location> locs) {
+  llvm::SetVector<Location> all;
+  int64_t omitted = 0;
+  for (Location l : locs) {
+    leaves(l, all);
+    omitted += omittedPositions(l);
+  }
+  SmallVector<Location> kept(all.begin(), all.end());
+  if (kept.size() > kMaxFusedPositions) {
+    omitted += kept.size() - kMaxFusedPositions;
+    kept.truncate(kMaxFusedPositions);
+  }
+  Attribute metadata;
+  if (omitted)
+    metadata = IntegerAttr::get(IntegerType::get(ctx, 64), omitted);
+  return FusedLoc::get(kept, metadata, ctx);
+}
+
+int64_t omittedPositions(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  if (!fused)
+    return 0;
+  if (auto count = dyn_cast_or_null<IntegerAttr>(fused.getMetadata()))
+    return count.getInt();
+  return 0;
 }
 
 } // namespace onnxcc

@@ -30,13 +30,27 @@ struct ModelPosition {
   std::string name;   ///< node or tensor name; empty for the model itself
   std::string opType; ///< empty for tensors and the model
 
-  /// "node (OpType)", "tensor", or "" for the model.
-  std::string describe() const;
+  /// "node (OpType)", "tensor", or "" for the model, with both strings
+  /// passed through `escape` (InertText.h: commentText or messageText).
+  std::string describe(std::string (*escape)(llvm::StringRef, size_t)) const;
 };
 
 /// Every model position `loc` names, in order and without repeats (a fused
 /// op names all the nodes it came from). Empty for other locations.
 llvm::SmallVector<ModelPosition> modelPositions(mlir::Location loc);
+
+/// Positions a fused location names at most; the rest are only counted, so
+/// that a fusion of 100,000 nodes keeps a small location.
+constexpr size_t kMaxFusedPositions = 8;
+
+/// The location of an op made from the ops at `locs` (which may be fused
+/// themselves): the first kMaxFusedPositions distinct positions, plus the
+/// count of those left out.
+mlir::Location fusedNodeLocation(mlir::MLIRContext *ctx,
+                                 llvm::ArrayRef<mlir::Location> locs);
+
+/// How many positions fusedNodeLocation() left out of `loc`.
+int64_t omittedPositions(mlir::Location loc);
 
 } // namespace onnxcc
 
