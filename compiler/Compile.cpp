@@ -33,15 +33,26 @@ static OpPrintingFlags printingFlags() {
   return flags;
 }
 
-static LogicalResult writeFile(MLIRContext &ctx, const std::string &path,
-                               StringRef data) {
+static LogicalResult
+writeFile(MLIRContext &ctx, const std::string &path,
+          llvm::function_ref<void(llvm::raw_ostream &)> write) {
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (!ec) {
+    write(os);
+    os.close();
+    ec = os.error();
+    os.clear_error();
+  }
   if (ec)
     return emitError(UnknownLoc::get(&ctx))
            << "cannot write '" << path << "': " << ec.message();
-  os << data;
   return success();
+}
+
+static LogicalResult writeFile(MLIRContext &ctx, const std::string &path,
+                               StringRef data) {
+  return writeFile(ctx, path, [&](llvm::raw_ostream &os) { os << data; });
 }
 
 namespace {
@@ -66,23 +77,25 @@ struct DumpAfterEachPass : PassInstrumentation {
 };
 } // namespace
 
-LogicalResult compileModel(MLIRContext &ctx, const LoadedModel &model,
-                           const CompileRequest &request) {
+OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
+                                 const CompileRequest &request) {
   ImportOptions importOptions;
   importOptions.dims = request.dims;
   OwningOpRef<ModuleOp> module = importModel(ctx, model, importOptions);
   if (!module || failed(verify(*module)))
-    return failure();
+    return nullptr;
 
   if (!request.dumpIrDir.empty()) {
-    if (auto ec = llvm::sys::fs::create_directories(request.dumpIrDir))
-      return emitError(UnknownLoc::get(&ctx))
-             << "cannot create '" << request.dumpIrDir << "': " << ec.message();
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    module->print(os, printingFlags());
-    if (failed(writeFile(ctx, request.dumpIrDir + "/00-import.mlir", s)))
-      return failure();
+    if (auto ec = llvm::sys::fs::create_directories(request.dumpIrDir)) {
+      emitError(UnknownLoc::get(&ctx))
+          << "cannot create '" << request.dumpIrDir << "': " << ec.message();
+      return nullptr;
+    }
+    if (failed(writeFile(ctx, request.dumpIrDir + "/00-import.mlir",
+                         [&](llvm::raw_ostream &os) {
+                           module->print(os, printingFlags());
+                         })))
+      return nullptr;
   }
 
   PassManager pm(&ctx);
@@ -96,21 +109,29 @@ LogicalResult compileModel(MLIRContext &ctx, const LoadedModel &model,
     pm.addInstrumentation(
         std::make_unique<DumpAfterEachPass>(request.dumpIrDir, *module));
   if (failed(pm.run(*module)))
+    return nullptr;
+  return module;
+}
+
+LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
+                           const CompileRequest &request) {
+  OwningOpRef<ModuleOp> module = lowerModel(ctx, model, request);
+  if (!module)
     return failure();
 
   if (auto ec = llvm::sys::fs::create_directories(request.outDir))
     return emitError(UnknownLoc::get(&ctx))
            << "cannot create '" << request.outDir << "': " << ec.message();
-  std::string base = request.outDir + "/" + request.name;
-  if (request.emit != EmitKind::Cpp) {
-    std::string s;
-    llvm::raw_string_ostream os(s);
-    module->print(os, printingFlags());
+  SmallString<256> baseBuf(request.outDir);
+  llvm::sys::path::append(baseBuf, request.name);
+  std::string base(baseBuf);
+  if (request.emit != EmitKind::Cpp)
     return writeFile(ctx,
                      base + (request.emit == EmitKind::OnnxMlir ? ".onnx.mlir"
                                                                 : ".kernel.mlir"),
-                     s);
-  }
+                     [&](llvm::raw_ostream &os) {
+                       module->print(os, printingFlags());
+                     });
   EmitOptions emitOptions{request.name, model.path, request.commandLine};
   EmittedModel emitted;
   if (failed(emitCpp(*module, emitOptions, emitted)))
@@ -118,8 +139,9 @@ LogicalResult compileModel(MLIRContext &ctx, const LoadedModel &model,
   if (failed(writeFile(ctx, base + ".h", emitted.header)) ||
       failed(writeFile(ctx, base + ".cpp", emitted.source)) ||
       failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
-      failed(writeFile(ctx, base + ".weights.bin",
-                       StringRef(emitted.weights.data(), emitted.weights.size()))))
+      failed(writeFile(ctx, base + ".weights.bin", [&](llvm::raw_ostream &os) {
+        emitted.weights.write(os);
+      })))
     return failure();
   return success();
 }

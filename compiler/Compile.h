@@ -25,10 +25,16 @@ struct CompileRequest {
 /// and output are deterministic.
 void initContext(mlir::MLIRContext &ctx);
 
-/// Imports, runs the pipeline and writes what `request.emit` asks for into
+/// Imports `model` and runs the pipeline `request.emit` asks for (the graph
+/// pipeline for OnnxMlir, the CPU pipeline otherwise), dumping IR if asked.
+/// Returns null after reporting errors on the context's handler.
+mlir::OwningOpRef<mlir::ModuleOp> lowerModel(mlir::MLIRContext &ctx,
+                                             LoadedModel &model,
+                                             const CompileRequest &request);
+
+/// lowerModel(), then writes what `request.emit` asks for into
 /// `request.outDir`. Errors go to the context's diagnostic handler.
-mlir::LogicalResult compileModel(mlir::MLIRContext &ctx,
-                                 const LoadedModel &model,
+mlir::LogicalResult compileModel(mlir::MLIRContext &ctx, LoadedModel &model,
                                  const CompileRequest &request);
 
 } // namespace onnxcc

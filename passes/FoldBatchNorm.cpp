@@ -2,6 +2,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/NodeLocation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include <cmath>
@@ -60,7 +61,7 @@ struct FoldIntoConv : OpRewritePattern<onnx::BatchNormalizationOp> {
     if (!w || !readAsDoubles(w, weights))
       return rewriter.notifyMatchFailure(bn, "conv weight is not a constant");
     size_t outC = affine->scale.size();
-    if (weights.size() % outC != 0)
+    if (outC == 0 || weights.size() % outC != 0)
       return rewriter.notifyMatchFailure(bn, "weight does not match channels");
     if (conv.getBias()) {
       ElementsAttr b = getConstantElements(conv.getBias());
@@ -77,7 +78,8 @@ struct FoldIntoConv : OpRewritePattern<onnx::BatchNormalizationOp> {
     }
     auto wType = cast<ShapedType>(conv.getWeight().getType());
     auto bType = RankedTensorType::get({(int64_t)outC}, wType.getElementType());
-    Location loc = rewriter.getFusedLoc({conv.getLoc(), bn.getLoc()});
+    Location loc =
+        fusedNodeLocation(rewriter.getContext(), {conv.getLoc(), bn.getLoc()});
     Value newW = onnx::ConstantOp::create(
         rewriter, loc, wType, makeElements(wType, ArrayRef<double>(weights)));
     Value newB = onnx::ConstantOp::create(

@@ -5,6 +5,7 @@
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace onnxcc {
@@ -201,8 +202,10 @@ LogicalResult LowerToKernelPass::lowerMatMul(onnx::MatMulOp op, OpBuilder &b) {
     return op.emitError() << "cannot compile: MatMul of " << a << " and " << bt
                           << " (only [..., K] x [K, N] is supported)";
   // [..., M, K] x [K, N]: fold the leading dims into M around a 2-D GEMM.
-  int64_t k = a.getShape().back();
-  int64_t m = a.getNumElements() / k, n = bt.getDimSize(1);
+  // M is the product of the leading dims (not elements / K: K may be 0).
+  int64_t k = a.getShape().back(), n = bt.getDimSize(1), m = 1;
+  for (int64_t d : a.getShape().drop_back())
+    m *= d;
   auto a2 = RankedTensorType::get({m, k}, a.getElementType());
   auto y2 = RankedTensorType::get({m, n}, a.getElementType());
   Value lhs = op.getA();
@@ -312,10 +315,19 @@ void LowerToKernelPass::runOnOperation() {
     if (isa<onnx::OnnxDialect>(op.getDialect()) &&
         !op.hasTrait<OpTrait::ConstantLike>())
       toLower.push_back(&op);
+  // Report every failure, not just the first, but not the ones that follow
+  // from another: an op reading a value that already failed is skipped.
   bool ok = true;
-  for (Operation *op : toLower) // report every failure, not just the first
-    if (failed(checkTypes(op)))
+  llvm::DenseSet<Value> failedValues;
+  for (Operation *op : toLower) {
+    bool follows = llvm::any_of(op->getOperands(), [&](Value v) {
+      return failedValues.contains(v);
+    });
+    if (follows || failed(checkTypes(op))) {
       ok = false;
+      failedValues.insert(op->result_begin(), op->result_end());
+    }
+  }
   if (!ok)
     return signalPassFailure();
   for (Operation *op : toLower) {

@@ -11,6 +11,7 @@
 //   5. the remaining buffers, and im2col scratch, go through planMemory().
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Onnx/TensorLimits.h"
 #include "passes/MemoryPlanner.h"
 #include "passes/Passes.h"
 
@@ -239,8 +240,27 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
                          << " is not a power of two";
       return signalPassFailure();
     }
+    // im2col scratch is derived from shapes no single tensor has: bound it
+    // before it is planned.
+    WalkResult scratch = func.walk([&](k::Conv2dOp conv) {
+      int64_t bytes = conv.getScratchElements() * 4;
+      if (bytes <= kMaxTensorBytes)
+        return WalkResult::advance();
+      conv.emitError() << "im2col scratch needs " << bytes
+                       << " bytes, more than the limit of " << kMaxTensorBytes
+                       << " bytes (4 GiB)";
+      return WalkResult::interrupt();
+    });
+    if (scratch.wasInterrupted())
+      return signalPassFailure();
     Planner planner(func, alignment);
     planner.run();
+    if (planner.arenaBytes > kMaxTensorBytes) {
+      module.emitError() << "the memory plan needs an arena of "
+                         << planner.arenaBytes << " bytes, more than the limit of "
+                         << kMaxTensorBytes << " bytes (4 GiB)";
+      return signalPassFailure();
+    }
     Builder b(module.getContext());
     module->setAttr(k::KernelDialect::kWorkspaceAttr,
                     b.getI64IntegerAttr(planner.arenaBytes));

@@ -1,6 +1,7 @@
 //===- ShapeInference.cpp - static shape specialisation -------------------===//
 #include "passes/Passes.h"
 
+#include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
@@ -57,6 +58,13 @@ struct ShapeInferencePass
                 op->getRawDictionaryAttrs(), op->getPropertiesStorage(),
                 op->getRegions(), types)))
           return signalPassFailure(); // the shape rule emitted the error
+        // A shape may be well-formed and still absurd (a pad of 2^30 makes
+        // an intermediate of 2^64 elements): refuse it before anything
+        // computes with its size.
+        for (Type t : types)
+          if (failed(checkTensorSize(op->getLoc(), cast<ShapedType>(t),
+                                     "result")))
+            return signalPassFailure();
         for (auto [res, t] : llvm::zip(op->getResults(), types))
           res.setType(t);
       }

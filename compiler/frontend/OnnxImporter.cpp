@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <deque>
@@ -28,21 +29,38 @@ namespace onnxcc {
 std::unique_ptr<LoadedModel> loadModel(MLIRContext &ctx,
                                        const std::string &path) {
   Location loc = modelLocation(&ctx, path);
+  // A FIFO or device would block or never end: only regular files.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status)) {
+    emitError(loc) << "cannot read model file: " << ec.message();
+    return nullptr;
+  }
+  if (status.type() != llvm::sys::fs::file_type::regular_file) {
+    emitError(loc) << "cannot read model file: not a regular file";
+    return nullptr;
+  }
   auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                          /*RequiresNullTerminator=*/false);
   if (!buf) {
     emitError(loc) << "cannot read model file: " << buf.getError().message();
     return nullptr;
   }
+  return parseModel(ctx, (*buf)->getBuffer(), path);
+}
+
+std::unique_ptr<LoadedModel> parseModel(MLIRContext &ctx, StringRef bytes,
+                                        const std::string &path) {
+  Location loc = modelLocation(&ctx, path);
   auto model = std::make_unique<LoadedModel>();
   model->path = path;
-  model->dir = std::string(llvm::sys::path::parent_path(path));
-  if ((*buf)->getBufferSize() > (size_t(2) << 30) ||
-      !model->proto.ParseFromArray((*buf)->getBufferStart(),
-                                   (int)(*buf)->getBufferSize())) {
+  model->external.modelDir = std::string(llvm::sys::path::parent_path(path));
+  // protobuf refuses messages of 2 GiB or more; larger weights belong in
+  // external data.
+  if (bytes.size() >= (size_t(2) << 30) ||
+      !model->proto.ParseFromArray(bytes.data(), (int)bytes.size())) {
     emitError(loc) << "not a valid ONNX model (protobuf parse failed: "
                       "truncated or corrupt file of "
-                   << (*buf)->getBufferSize() << " bytes)";
+                   << bytes.size() << " bytes)";
     return nullptr;
   }
   if (!model->proto.has_graph()) {
@@ -79,7 +97,7 @@ std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model) {
 namespace {
 class Importer {
 public:
-  Importer(MLIRContext &ctx, const LoadedModel &model,
+  Importer(MLIRContext &ctx, LoadedModel &model,
            const ImportOptions &options)
       : ctx(ctx), model(model), options(options), graph(model.proto.graph()),
         modelLoc(modelLocation(&ctx, model.path)) {}
@@ -103,7 +121,7 @@ private:
   }
 
   MLIRContext &ctx;
-  const LoadedModel &model;
+  LoadedModel &model;
   const ImportOptions &options;
   const ::onnx::GraphProto &graph;
   Location modelLoc;
@@ -143,9 +161,15 @@ LogicalResult Importer::checkOpTypes() {
 FailureOr<SmallVector<Type>> Importer::inputTypes() {
   SmallVector<Type> types;
   std::vector<std::string> unbound;
+  llvm::StringSet<> names;
   bool ok = true;
   for (const auto *in : graphInputs(graph)) {
     Location loc = nodeLocation(&ctx, model.path, in->name());
+    if (!names.insert(in->name()).second) {
+      emitError(loc) << "graph input '" << in->name() << "' is listed twice";
+      ok = false;
+      continue;
+    }
     if (!in->type().has_tensor_type()) {
       emitError(loc) << "graph input '" << in->name()
                      << "' is not a tensor (sequences and maps are unsupported)";
@@ -161,7 +185,15 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
       ok = false;
       continue;
     }
+    if (tt.shape().dim_size() > kMaxRank) {
+      emitError(loc) << "graph input '" << in->name() << "' has rank "
+                     << tt.shape().dim_size() << ", more than the limit of "
+                     << kMaxRank;
+      ok = false;
+      continue;
+    }
     SmallVector<int64_t> dims;
+    bool dimsOk = true;
     for (int i = 0; i < tt.shape().dim_size(); ++i) {
       const auto &d = tt.shape().dim(i);
       std::string where = "input '" + in->name() + "' dim " + std::to_string(i);
@@ -169,7 +201,7 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
         if (d.dim_value() <= 0 || d.dim_value() > kMaxDim) {
           emitError(loc) << "graph " << where << " has invalid size "
                          << d.dim_value();
-          ok = false;
+          dimsOk = false;
         }
         dims.push_back(d.dim_value());
       } else if (d.has_dim_param() && options.dims.count(d.dim_param())) {
@@ -180,7 +212,11 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
         dims.push_back(ShapedType::kDynamic);
       }
     }
-    types.push_back(RankedTensorType::get(dims, et));
+    auto type = RankedTensorType::get(dims, et);
+    if (!dimsOk ||
+        failed(checkTensorSize(loc, type, "graph input '" + in->name() + "'")))
+      ok = false;
+    types.push_back(type);
   }
   if (!unbound.empty()) {
     auto diag = emitError(modelLoc) << "unbound symbolic dimensions: ";
@@ -194,13 +230,23 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
 }
 
 LogicalResult Importer::importInitializers(OpBuilder &b) {
+  // Only initializers the graph reads are imported: an unused one is never
+  // read, however large its data claims to be.
+  llvm::StringSet<> read, seen;
+  for (const auto &node : graph.node())
+    for (const auto &in : node.input())
+      read.insert(in);
+  for (const auto &out : graph.output())
+    read.insert(out.name());
   for (const auto &t : graph.initializer()) {
     Location loc = nodeLocation(&ctx, model.path, t.name());
-    if (values.count(t.name()))
+    if (!seen.insert(t.name()).second || values.count(t.name()))
       return emitError(loc) << "initializer '" << t.name()
                             << "' is defined twice";
+    if (!read.contains(t.name()))
+      continue;
     std::string err;
-    ElementsAttr value = importTensor(&ctx, t, model.dir, err);
+    ElementsAttr value = importTensor(&ctx, t, model.external, err);
     if (!value)
       return emitError(loc) << err;
     values[t.name()] =
@@ -263,11 +309,11 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
 }
 
 LogicalResult Importer::importNode(OpBuilder &b, const ::onnx::NodeProto &node) {
-  NodeContext n{b, locOf(node), node, {}, opset, model.dir, {}};
+  NodeContext n{b, locOf(node), node, {}, opset, model.external, {}, {}, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : values.lookup(in));
   if (failed(opImporters().lookup(node.op_type())(n)) ||
-      failed(n.checkAllAttributesConsulted()))
+      failed(n.checkAttributes()))
     return failure();
   for (int i = 0; i < node.output_size(); ++i) {
     if (node.output(i).empty())
@@ -334,7 +380,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   return module;
 }
 
-OwningOpRef<ModuleOp> importModel(MLIRContext &ctx, const LoadedModel &model,
+OwningOpRef<ModuleOp> importModel(MLIRContext &ctx, LoadedModel &model,
                                   const ImportOptions &options) {
   return Importer(ctx, model, options).run();
 }

@@ -2,6 +2,7 @@
 #ifndef ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H
 #define ONNXCC_COMPILER_FRONTEND_ONNXIMPORTER_H
 
+#include "compiler/frontend/TensorImport.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "onnx/onnx_pb.h"
@@ -12,18 +13,25 @@
 
 namespace onnxcc {
 
-/// A parsed model file. Imported weights point into `proto`, so it must
-/// outlive every module imported from it.
+/// A parsed model file. Imported weights point into `proto` and into the
+/// external data mapped in `external`, so it must outlive every module
+/// imported from it.
 struct LoadedModel {
   ::onnx::ModelProto proto;
-  std::string path; ///< as given on the command line, used in messages
-  std::string dir;  ///< where external data may live
+  std::string path;      ///< as given on the command line, used in messages
+  ExternalData external; ///< external data is read from the model's directory
 };
 
 /// Reads and parses `path`. Errors are emitted on the context's handler at
 /// the model's location.
 std::unique_ptr<LoadedModel> loadModel(mlir::MLIRContext &ctx,
                                        const std::string &path);
+
+/// Parses a model held in memory (`bytes`); `path` names it in messages and
+/// its directory is where external data may live.
+std::unique_ptr<LoadedModel> parseModel(mlir::MLIRContext &ctx,
+                                        llvm::StringRef bytes,
+                                        const std::string &path);
 
 /// The graph's real inputs: those that are not initializers (older
 /// exporters list weights as inputs too). predict() takes them in this order.
@@ -48,7 +56,7 @@ struct ImportOptions {
 /// types stay unranked until --onnxcc-shape-inference runs. Returns null
 /// after emitting every error found (all unsupported ops at once).
 mlir::OwningOpRef<mlir::ModuleOp> importModel(mlir::MLIRContext &ctx,
-                                              const LoadedModel &model,
+                                              LoadedModel &model,
                                               const ImportOptions &options);
 
 } // namespace onnxcc

@@ -26,22 +26,59 @@ const ::onnx::AttributeProto *NodeContext::attr(StringRef name) const {
       return &a;
   return nullptr;
 }
-int64_t NodeContext::getInt(StringRef name, int64_t dflt) const {
+
+using AttrType = ::onnx::AttributeProto::AttributeType;
+
+/// Whether `a` holds a value of `type`. Models from before IR version 2
+/// leave `type` unset; then the field of that type must be the one set.
+static bool holds(const ::onnx::AttributeProto &a, AttrType type) {
+  if (a.type() != ::onnx::AttributeProto::UNDEFINED)
+    return a.type() == type;
+  bool scalar = a.has_i() || a.has_f() || a.has_s() || a.has_t() || a.has_g();
+  switch (type) {
+  case ::onnx::AttributeProto::INT: return a.has_i() && !a.has_f() && !a.has_s();
+  case ::onnx::AttributeProto::FLOAT: return a.has_f() && !a.has_i() && !a.has_s();
+  case ::onnx::AttributeProto::STRING: return a.has_s() && !a.has_i() && !a.has_f();
+  case ::onnx::AttributeProto::TENSOR: return a.has_t();
+  case ::onnx::AttributeProto::INTS: return !scalar && !a.floats_size();
+  case ::onnx::AttributeProto::FLOATS: return !scalar && !a.ints_size();
+  default: return false;
+  }
+}
+
+const ::onnx::AttributeProto *NodeContext::typedAttr(StringRef name,
+                                                     AttrType type) const {
   const auto *a = attr(name);
+  if (!a || holds(*a, type))
+    return a;
+  // Reading another field would give 0 or an empty list: a silent wrong
+  // answer. Remember the first mismatch; the importer reports it.
+  if (attributeError.empty())
+    attributeError = "attribute '" + name.str() + "' must be " +
+                     ::onnx::AttributeProto::AttributeType_Name(type) +
+                     ", got " +
+                     (::onnx::AttributeProto::AttributeType_IsValid(a->type())
+                          ? ::onnx::AttributeProto::AttributeType_Name(
+                                static_cast<AttrType>(a->type()))
+                          : "type " + std::to_string(a->type()));
+  return nullptr;
+}
+int64_t NodeContext::getInt(StringRef name, int64_t dflt) const {
+  const auto *a = typedAttr(name, ::onnx::AttributeProto::INT);
   return a ? a->i() : dflt;
 }
 float NodeContext::getFloat(StringRef name, float dflt) const {
-  const auto *a = attr(name);
+  const auto *a = typedAttr(name, ::onnx::AttributeProto::FLOAT);
   return a ? a->f() : dflt;
 }
 std::string NodeContext::getString(StringRef name,
                                    const std::string &dflt) const {
-  const auto *a = attr(name);
+  const auto *a = typedAttr(name, ::onnx::AttributeProto::STRING);
   return a ? a->s() : dflt;
 }
 SmallVector<int64_t> NodeContext::getInts(StringRef name) const {
   SmallVector<int64_t> out;
-  if (const auto *a = attr(name))
+  if (const auto *a = typedAttr(name, ::onnx::AttributeProto::INTS))
     out.assign(a->ints().begin(), a->ints().end());
   return out;
 }
@@ -63,6 +100,10 @@ Value NodeContext::f32Scalar(float v) const {
                                DenseElementsAttr::get(type, v));
 }
 LogicalResult NodeContext::error(const Twine &message) const {
+  // A builder that fails after reading a mistyped attribute usually fails
+  // because of it: name the cause.
+  if (!attributeError.empty())
+    return emitError(loc) << attributeError;
   return emitError(loc) << message;
 }
 
@@ -77,7 +118,9 @@ static bool isInert(const ::onnx::AttributeProto &a) {
          name == "storage_order" || name == "spatial";
 }
 
-LogicalResult NodeContext::checkAllAttributesConsulted() const {
+LogicalResult NodeContext::checkAttributes() const {
+  if (!attributeError.empty())
+    return error(attributeError);
   SmallVector<std::string> ignored;
   for (const auto &a : node.attribute())
     if (!consulted.contains(a.name()) && !isInert(a))
@@ -358,23 +401,27 @@ static LogicalResult importConstant(NodeContext &n) {
     return failure();
   Builder &b = n.builder;
   ElementsAttr value;
-  if (const auto *a = n.attr("value")) {
+  if (const auto *a = n.typedAttr("value", ::onnx::AttributeProto::TENSOR)) {
     std::string err;
-    value = importTensor(b.getContext(), a->t(), n.modelDir, err);
+    value = importTensor(b.getContext(), a->t(), n.external, err);
     if (!value)
       return n.error(err);
-  } else if (const auto *a = n.attr("value_float")) {
+  } else if (const auto *a = n.typedAttr("value_float",
+                                          ::onnx::AttributeProto::FLOAT)) {
     value = DenseElementsAttr::get(RankedTensorType::get({}, b.getF32Type()),
                                    a->f());
-  } else if (const auto *a = n.attr("value_floats")) {
+  } else if (const auto *a = n.typedAttr("value_floats",
+                                          ::onnx::AttributeProto::FLOATS)) {
     SmallVector<float> v(a->floats().begin(), a->floats().end());
     value = DenseElementsAttr::get(
         RankedTensorType::get({(int64_t)v.size()}, b.getF32Type()),
         ArrayRef<float>(v));
-  } else if (const auto *a = n.attr("value_int")) {
+  } else if (const auto *a = n.typedAttr("value_int",
+                                          ::onnx::AttributeProto::INT)) {
     value = DenseElementsAttr::get(RankedTensorType::get({}, b.getI64Type()),
                                    a->i());
-  } else if (const auto *a = n.attr("value_ints")) {
+  } else if (const auto *a = n.typedAttr("value_ints",
+                                          ::onnx::AttributeProto::INTS)) {
     SmallVector<int64_t> v(a->ints().begin(), a->ints().end());
     value = DenseElementsAttr::get(
         RankedTensorType::get({(int64_t)v.size()}, b.getI64Type()),

@@ -2,6 +2,7 @@
 #ifndef ONNXCC_COMPILER_FRONTEND_OPIMPORTERS_H
 #define ONNXCC_COMPILER_FRONTEND_OPIMPORTERS_H
 
+#include "compiler/frontend/TensorImport.h"
 #include "mlir/IR/Builders.h"
 #include "onnx/onnx_pb.h"
 #include "llvm/ADT/StringMap.h"
@@ -17,12 +18,19 @@ struct NodeContext {
   const ::onnx::NodeProto &node;
   llvm::SmallVector<mlir::Value> operands; ///< null for omitted optional inputs
   int64_t opset;
-  const std::string &modelDir;
+  ExternalData &external; ///< for Constant values stored outside the model
   llvm::SmallVector<mlir::Value> results; ///< filled by the builder
   /// Attributes the builder looked at (through attr() and its getters).
   mutable llvm::StringSet<> consulted;
+  /// The first attribute read as a type it does not have.
+  mutable std::string attributeError;
 
   const ::onnx::AttributeProto *attr(llvm::StringRef name) const;
+  /// The attribute `name` if present and of `type`; null (and an error for
+  /// checkAttributes()) if present with another type.
+  const ::onnx::AttributeProto *
+  typedAttr(llvm::StringRef name,
+            ::onnx::AttributeProto::AttributeType type) const;
   int64_t getInt(llvm::StringRef name, int64_t dflt) const;
   float getFloat(llvm::StringRef name, float dflt) const;
   std::string getString(llvm::StringRef name, const std::string &dflt) const;
@@ -39,10 +47,11 @@ struct NodeContext {
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values) const;
   mlir::Value f32Scalar(float v) const;
   mlir::LogicalResult error(const llvm::Twine &message) const;
-  /// Fails, naming them, if the node has attributes the builder never read
-  /// and that could change the result: ignoring them would be a silent
-  /// wrong answer (e.g. Squeeze-13 with an `axes` attribute).
-  mlir::LogicalResult checkAllAttributesConsulted() const;
+  /// Fails if an attribute was read as the wrong type, or, naming them, if
+  /// the node has attributes the builder never read and that could change
+  /// the result: ignoring them would be a silent wrong answer (e.g.
+  /// Squeeze-13 with an `axes` attribute, Concat `axis` given as a list).
+  mlir::LogicalResult checkAttributes() const;
 };
 
 using OpImportFn = mlir::LogicalResult (*)(NodeContext &);

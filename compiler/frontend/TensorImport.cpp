@@ -4,10 +4,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "dialects/Onnx/InertText.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include <cerrno>
 #include <cstring>
 
 using namespace mlir;
@@ -45,8 +48,13 @@ RankedTensorType tensorTypeOf(MLIRContext *ctx, const ::onnx::TensorProto &t,
             onnxTypeName(t.data_type());
     return {};
   }
+  if (t.dims_size() > kMaxRank) {
+    error = "tensor '" + t.name() + "' has rank " +
+            std::to_string(t.dims_size()) + ", more than the limit of " +
+            std::to_string(kMaxRank);
+    return {};
+  }
   SmallVector<int64_t> dims;
-  int64_t n = 1;
   for (int64_t d : t.dims()) {
     if (d < 0 || d > kMaxDim) {
       error = "tensor '" + t.name() + "' has invalid dimension " +
@@ -54,17 +62,17 @@ RankedTensorType tensorTypeOf(MLIRContext *ctx, const ::onnx::TensorProto &t,
       return {};
     }
     dims.push_back(d);
-    n *= d;
-    if (n > kMaxElements) {
-      error = "tensor '" + t.name() + "' has more than 2^34 elements";
-      return {};
-    }
   }
-  return RankedTensorType::get(dims, et);
-}
-
-static int64_t byteWidth(Type et) {
-  return et.isInteger(1) ? 1 : (et.getIntOrFloatBitWidth() + 7) / 8;
+  auto type = RankedTensorType::get(dims, et);
+  std::optional<int64_t> bytes = checkedTensorBytes(type);
+  if (!bytes || *bytes > kMaxTensorBytes) {
+    error = "tensor '" + t.name() + "' needs " +
+            (bytes ? std::to_string(*bytes) : std::string("more than 2^63")) +
+            " bytes, more than the limit of " +
+            std::to_string(kMaxTensorBytes) + " bytes (4 GiB)";
+    return {};
+  }
+  return type;
 }
 
 /// Resolves an external-data location inside `modelDir`, refusing absolute
@@ -72,6 +80,11 @@ static int64_t byteWidth(Type et) {
 static bool resolveExternal(const std::string &modelDir,
                             const std::string &location, std::string &path,
                             std::string &error) {
+  if (llvm::any_of(location, [](char c) { return (unsigned char)c < 0x20; })) {
+    error = "external data location '" + location +
+            "' contains control characters";
+    return false;
+  }
   if (location.empty() || llvm::sys::path::is_absolute(location)) {
     error = "external data location '" + location +
             "' must be a relative path inside the model directory";
@@ -102,9 +115,13 @@ static bool resolveExternal(const std::string &modelDir,
   return true;
 }
 
-static bool readExternal(const ::onnx::TensorProto &t, const std::string &modelDir,
-                         int64_t expected, std::vector<char> &bytes,
-                         std::string &error) {
+/// Maps the `expected` bytes of `t`'s external data and returns them (they
+/// stay mapped in `external`). The file must be a regular file (a FIFO or
+/// device would block or never end) that holds every byte asked for: a
+/// mapping past the end of a file faults on first touch instead of failing.
+static std::optional<ArrayRef<char>>
+mapExternal(const ::onnx::TensorProto &t, ExternalData &external,
+            int64_t expected, std::string &error) {
   std::string location;
   int64_t offset = 0, length = -1;
   for (const auto &kv : t.external_data()) {
@@ -112,36 +129,53 @@ static bool readExternal(const ::onnx::TensorProto &t, const std::string &modelD
       location = kv.value();
     else if (kv.key() == "offset" || kv.key() == "length") {
       char *end = nullptr;
+      errno = 0;
       long long v = std::strtoll(kv.value().c_str(), &end, 10);
-      if (kv.value().empty() || *end || v < 0) {
+      if (kv.value().empty() || end != kv.value().c_str() + kv.value().size() ||
+          errno || v < 0) {
         error = "tensor '" + t.name() + "' has invalid external data " +
                 kv.key() + " '" + kv.value() + "'";
-        return false;
+        return std::nullopt;
       }
       (kv.key() == "offset" ? offset : length) = v;
     }
   }
   std::string path;
-  if (!resolveExternal(modelDir, location, path, error))
-    return false;
-  auto buf = llvm::MemoryBuffer::getFileSlice(
-      path, length < 0 ? expected : length, offset, /*IsVolatile=*/false);
-  if (!buf || (length >= 0 && length != expected) ||
-      (int64_t)(*buf)->getBufferSize() != expected) {
+  if (!resolveExternal(external.modelDir, location, path, error))
+    return std::nullopt;
+  auto fail = [&](const std::string &why) -> std::optional<ArrayRef<char>> {
     error = "tensor '" + t.name() + "' expects " + std::to_string(expected) +
             " bytes of external data at offset " + std::to_string(offset) +
-            " in '" + location + "'";
-    return false;
-  }
-  bytes.assign((*buf)->getBufferStart(), (*buf)->getBufferEnd());
-  return true;
+            " in '" + location + "', but " + why;
+    return std::nullopt;
+  };
+  if (length >= 0 && length != expected)
+    return fail("its length is " + std::to_string(length));
+  llvm::sys::fs::file_status status;
+  if (llvm::sys::fs::status(path, status))
+    return fail("the file cannot be read");
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return fail("it is not a regular file");
+  CheckedInt end = CheckedInt(offset) + expected;
+  if (end.overflowed() || (uint64_t)*end > status.getSize())
+    return fail("the file has only " + std::to_string(status.getSize()) +
+                " bytes");
+  if (expected == 0)
+    return ArrayRef<char>();
+  auto buf = llvm::MemoryBuffer::getFileSlice(path, expected, offset,
+                                              /*IsVolatile=*/false);
+  if (!buf || (int64_t)(*buf)->getBufferSize() != expected)
+    return fail("it cannot be mapped");
+  ArrayRef<char> bytes((*buf)->getBufferStart(), (*buf)->getBufferSize());
+  external.mapped.push_back(std::move(*buf));
+  return bytes;
 }
 
-bool readTensorBytes(const ::onnx::TensorProto &t, const std::string &modelDir,
+bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
                      RankedTensorType type, std::vector<char> &bytes,
                      std::string &error) {
   Type et = type.getElementType();
-  int64_t n = type.getNumElements(), width = byteWidth(et);
+  int64_t n = type.getNumElements(), width = elementBytes(et);
   int64_t expected = n * width;
   auto mismatch = [&](int64_t got, const char *what) {
     error = "tensor '" + t.name() + "' has " + std::to_string(got) + " " +
@@ -152,8 +186,13 @@ bool readTensorBytes(const ::onnx::TensorProto &t, const std::string &modelDir,
     error += "]";
     return false;
   };
-  if (t.data_location() == ::onnx::TensorProto::EXTERNAL)
-    return readExternal(t, modelDir, expected, bytes, error);
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    auto mapped = mapExternal(t, external, expected, error);
+    if (!mapped)
+      return false;
+    bytes.assign(mapped->begin(), mapped->end());
+    return true;
+  }
   if (t.has_raw_data()) {
     if ((int64_t)t.raw_data().size() != expected)
       return mismatch(t.raw_data().size(), "bytes");
@@ -195,35 +234,53 @@ bool readTensorBytes(const ::onnx::TensorProto &t, const std::string &modelDir,
   }
 }
 
+/// A resource key for tensor `name`: MLIR prints keys bare in IR dumps, so
+/// a model string is reduced to identifier characters first.
+static std::string blobKey(StringRef name) {
+  std::string key;
+  for (char c : name.take_front(kMaxInertNameBytes))
+    key += llvm::isAlnum(c) ? c : '_';
+  if (key.empty() || llvm::isDigit(key[0]))
+    key = "tensor_" + key;
+  return key;
+}
+
 ElementsAttr importTensor(MLIRContext *ctx, const ::onnx::TensorProto &t,
-                          const std::string &modelDir, std::string &error) {
+                          ExternalData &external, std::string &error) {
   RankedTensorType type = tensorTypeOf(ctx, t, error);
   if (!type)
     return {};
   Type et = type.getElementType();
-  int64_t expected = type.getNumElements() * byteWidth(et);
-  std::string blobName = t.name().empty() ? "tensor" : t.name();
+  int64_t expected = type.getNumElements() * elementBytes(et);
+  std::string blobName = blobKey(t.name());
   // Booleans have no byte layout in dense attributes: build them by value.
   if (et.isInteger(1)) {
     std::vector<char> bytes;
-    if (!readTensorBytes(t, modelDir, type, bytes, error))
+    if (!readTensorBytes(t, external, type, bytes, error))
       return {};
     SmallVector<bool> values(bytes.begin(), bytes.end());
     return DenseElementsAttr::get(type, ArrayRef<bool>(values));
   }
-  // Raw data is referenced where protobuf parsed it: no copy of weights.
-  if (t.data_location() != ::onnx::TensorProto::EXTERNAL && t.has_raw_data()) {
+  // Raw and external data are referenced where they are (parsed protobuf,
+  // mapped file): no copy of weights.
+  std::optional<ArrayRef<char>> inPlace;
+  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+    inPlace = mapExternal(t, external, expected, error);
+    if (!inPlace)
+      return {};
+  } else if (t.has_raw_data()) {
     if ((int64_t)t.raw_data().size() != expected) {
       std::vector<char> unused;
-      readTensorBytes(t, modelDir, type, unused, error);
+      readTensorBytes(t, external, type, unused, error);
       return {};
     }
-    ArrayRef<char> raw(t.raw_data().data(), t.raw_data().size());
-    return DenseResourceElementsAttr::get(
-        type, blobName, UnmanagedAsmResourceBlob::allocateInferAlign(raw));
+    inPlace = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
   }
+  if (inPlace)
+    return DenseResourceElementsAttr::get(
+        type, blobName, UnmanagedAsmResourceBlob::allocateInferAlign(*inPlace));
   std::vector<char> bytes;
-  if (!readTensorBytes(t, modelDir, type, bytes, error))
+  if (!readTensorBytes(t, external, type, bytes, error))
     return {};
   return DenseResourceElementsAttr::get(
       type, blobName,

@@ -7,18 +7,24 @@
 #ifndef ONNXCC_COMPILER_FRONTEND_TENSORIMPORT_H
 #define ONNXCC_COMPILER_FRONTEND_TENSORIMPORT_H
 
+#include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "onnx/onnx_pb.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace onnxcc {
 
-/// Largest dimension and element count accepted from a model file. Larger
-/// values are treated as corrupt rather than allocated.
-constexpr int64_t kMaxDim = int64_t(1) << 31;
-constexpr int64_t kMaxElements = int64_t(1) << 34;
+/// Where external data may come from: files inside the model's directory,
+/// mapped once checked and kept mapped as long as the constants that point
+/// into them live.
+struct ExternalData {
+  std::string modelDir;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> mapped;
+};
 
 /// Maps an ONNX TensorProto.DataType to the MLIR element type, or null.
 mlir::Type elementTypeFor(mlir::MLIRContext *ctx, int32_t onnxType);
@@ -26,24 +32,25 @@ mlir::Type elementTypeFor(mlir::MLIRContext *ctx, int32_t onnxType);
 std::string onnxTypeName(int32_t onnxType);
 
 /// Reads the tensor's payload as little-endian bytes, checking its length
-/// against dims. External data is read from `modelDir`, refusing paths that
-/// leave it. On failure returns false and sets `error`.
-bool readTensorBytes(const ::onnx::TensorProto &t, const std::string &modelDir,
+/// against dims. External data must be a regular file inside
+/// `external.modelDir` holding every byte asked for. On failure returns
+/// false and sets `error`.
+bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
                      mlir::RankedTensorType type, std::vector<char> &bytes,
                      std::string &error);
 
-/// The tensor type of `t`, or null with `error` set (bad dims or dtype).
+/// The tensor type of `t`, or null with `error` set (bad dims or dtype, or
+/// more than kMaxTensorBytes).
 mlir::RankedTensorType tensorTypeOf(mlir::MLIRContext *ctx,
                                     const ::onnx::TensorProto &t,
                                     std::string &error);
 
-/// Builds the constant attribute for `t`. Raw data is referenced in place
-/// (the proto must outlive the context); other payloads are copied once
-/// into a resource blob.
+/// Builds the constant attribute for `t`. Raw data and external data are
+/// referenced in place (the proto and `external` must outlive the context);
+/// other payloads are copied once into a resource blob.
 mlir::ElementsAttr importTensor(mlir::MLIRContext *ctx,
                                 const ::onnx::TensorProto &t,
-                                const std::string &modelDir,
-                                std::string &error);
+                                ExternalData &external, std::string &error);
 
 } // namespace onnxcc
 

@@ -91,9 +91,11 @@ int64_t Conv2dOp::getScratchElements() {
   auto y = cast<ShapedType>(getType()).getShape();
   bool pointwise = w[2] == 1 && w[3] == 1 && llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
                    llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
-  if (pointwise)
+  if (pointwise || cast<ShapedType>(getType()).getNumElements() == 0)
     return 0;
-  // im2col of one group of one image: (C/group * KH * KW) x (OH * OW).
+  // im2col of one group of one image: (C/group * KH * KW) x (OH * OW). With
+  // an output of at least one element, each factor is bounded by a tensor
+  // of at most 2^30 floats (weight, output), so this cannot overflow.
   return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3];
 }
 

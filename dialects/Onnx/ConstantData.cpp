@@ -4,6 +4,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/Matchers.h"
+#include <cmath>
 #include <cstring>
 
 using namespace mlir;
@@ -18,7 +19,7 @@ ElementsAttr getConstantElements(Value v) {
 }
 
 /// Bytes of one element of `elementType` in the model's little-endian layout.
-static int64_t elementBytes(Type elementType) {
+static int64_t layoutBytes(Type elementType) {
   if (elementType.isInteger(1))
     return 0;
   return (elementType.getIntOrFloatBitWidth() + 7) / 8;
@@ -46,7 +47,7 @@ static std::optional<ArrayRef<char>> rawView(ElementsAttr attr, bool &isSplat) {
 template <typename Out>
 static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
   Type et = attr.getElementType();
-  int64_t width = elementBytes(et);
+  int64_t width = layoutBytes(et);
   bool isSplat;
   auto raw = rawView(attr, isSplat);
   if (!raw || width == 0)
@@ -82,13 +83,25 @@ bool readAsDoubles(ElementsAttr attr, std::vector<double> &out) {
   return readAs(attr, out);
 }
 bool readAsInt64s(ElementsAttr attr, std::vector<int64_t> &out) {
-  return readAs(attr, out);
+  // A float outside int64's range has no integer value (the cast would be
+  // undefined): integer readers only read integer tensors.
+  return isa<IntegerType>(attr.getElementType()) && readAs(attr, out);
+}
+
+std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
+  bool isSplat;
+  auto raw = rawView(attr, isSplat);
+  int64_t width = layoutBytes(attr.getElementType());
+  if (!raw || isSplat || width == 0 ||
+      static_cast<int64_t>(raw->size()) != attr.getNumElements() * width)
+    return std::nullopt;
+  return raw;
 }
 
 bool appendRawBytes(ElementsAttr attr, std::vector<char> &out) {
   bool isSplat;
   auto raw = rawView(attr, isSplat);
-  int64_t width = elementBytes(attr.getElementType());
+  int64_t width = layoutBytes(attr.getElementType());
   if (!raw || width == 0)
     return false;
   int64_t n = attr.getNumElements();
@@ -101,6 +114,18 @@ bool appendRawBytes(ElementsAttr attr, std::vector<char> &out) {
   for (int64_t i = 0; i < n; ++i)
     out.insert(out.end(), raw->begin(), raw->begin() + width);
   return true;
+}
+
+/// `v` truncated toward zero, saturated to int64's range, NaN as 0: a
+/// plain cast of an out-of-range double is undefined behaviour.
+static int64_t saturatingInt64(double v) {
+  if (std::isnan(v))
+    return 0;
+  if (v >= 9223372036854775808.0)
+    return INT64_MAX;
+  if (v < -9223372036854775808.0)
+    return INT64_MIN;
+  return static_cast<int64_t>(v);
 }
 
 /// Above this many elements a float constant goes into a resource blob so
@@ -122,7 +147,7 @@ ElementsAttr makeElements(ShapedType type, ArrayRef<double> values) {
   if (auto it = dyn_cast<IntegerType>(et)) {
     SmallVector<APInt> ints;
     for (double v : values)
-      ints.push_back(APInt(it.getWidth(), static_cast<int64_t>(v),
+      ints.push_back(APInt(it.getWidth(), saturatingInt64(v),
                            /*isSigned=*/true, /*implicitTrunc=*/true));
     return DenseElementsAttr::get(type, ints);
   }

@@ -21,10 +21,15 @@ namespace onnxcc {
 /// ConstantLike op, null otherwise.
 mlir::ElementsAttr getConstantElements(mlir::Value v);
 
-/// Reads every element of `attr` widened to double (floats) or int64
-/// (integers). Returns false for element types it cannot read.
+/// Reads every element of `attr` as double (any int or float type) or as
+/// int64 (integer types only). Returns false for types it cannot read.
 bool readAsDoubles(mlir::ElementsAttr attr, std::vector<double> &out);
 bool readAsInt64s(mlir::ElementsAttr attr, std::vector<int64_t> &out);
+
+/// The little-endian bytes of `attr` where they already exist in memory (a
+/// resource blob or a non-splat dense attribute), without a copy; nullopt
+/// for splats and for element types without a byte layout (i1).
+std::optional<llvm::ArrayRef<char>> rawBytes(mlir::ElementsAttr attr);
 
 /// Writes the little-endian bytes of `attr` (splats expanded) into `out`.
 /// Returns false for element types without a byte layout (i1).

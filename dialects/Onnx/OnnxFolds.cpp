@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/OnnxOps.h"
+#include "dialects/Onnx/TensorLimits.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -61,53 +62,78 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
 }
 
 /// Folds an elementwise binary op on small constants with broadcasting.
-template <typename Fn>
+/// Integers are computed as integers, never through double (which loses
+/// values above 2^53): `intFn` gets the raw 64-bit values and whether the
+/// type is unsigned, and returns nullopt to leave the op to run time.
+template <typename IntFn, typename FloatFn>
 static OpFoldResult foldBinary(Operation *op, Attribute lhs, Attribute rhs,
-                               Fn fn) {
+                               IntFn intFn, FloatFn floatFn) {
   RankedTensorType type = staticResult(op);
   ElementsAttr a = smallConstant(lhs), b = smallConstant(rhs);
   if (!type || !a || !b)
     return {};
-  bool isFloat = isa<FloatType>(type.getElementType());
   auto as = cast<ShapedType>(a.getType()).getShape();
   auto bs = cast<ShapedType>(b.getType()).getShape();
-  std::vector<double> av, bv;
+  int64_t n = type.getNumElements();
+  if (auto it = dyn_cast<IntegerType>(type.getElementType())) {
+    std::vector<int64_t> av, bv, out(n);
+    if (!readAsInt64s(a, av) || !readAsInt64s(b, bv))
+      return {};
+    for (int64_t i = 0; i < n; ++i) {
+      std::optional<int64_t> r =
+          intFn(av[broadcastIndex(i, type.getShape(), as)],
+                bv[broadcastIndex(i, type.getShape(), bs)], it.isUnsigned());
+      if (!r)
+        return {};
+      out[i] = *r;
+    }
+    return makeElements(type, ArrayRef<int64_t>(out));
+  }
+  std::vector<double> av, bv, out(n);
   if (!readAsDoubles(a, av) || !readAsDoubles(b, bv))
     return {};
-  std::vector<double> out(type.getNumElements());
-  for (int64_t i = 0; i < (int64_t)out.size(); ++i) {
-    double x = av[broadcastIndex(i, type.getShape(), as)];
-    double y = bv[broadcastIndex(i, type.getShape(), bs)];
-    std::optional<double> r = fn(x, y, isFloat);
-    if (!r)
-      return {};
-    out[i] = *r;
-  }
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = floatFn(av[broadcastIndex(i, type.getShape(), as)],
+                     bv[broadcastIndex(i, type.getShape(), bs)]);
   return makeElements(type, ArrayRef<double>(out));
 }
 
+// Integer results wrap around in two's complement (computed on uint64_t,
+// where overflow is defined), as numpy and the generated code do.
+static std::optional<int64_t> wrap(uint64_t v) { return static_cast<int64_t>(v); }
+
 OpFoldResult AddOp::fold(FoldAdaptor a) {
-  return foldBinary(*this, a.getLhs(), a.getRhs(),
-                    [](double x, double y, bool) { return std::optional(x + y); });
+  return foldBinary(
+      *this, a.getLhs(), a.getRhs(),
+      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) + uint64_t(y)); },
+      [](double x, double y) { return x + y; });
 }
 OpFoldResult SubOp::fold(FoldAdaptor a) {
-  return foldBinary(*this, a.getLhs(), a.getRhs(),
-                    [](double x, double y, bool) { return std::optional(x - y); });
+  return foldBinary(
+      *this, a.getLhs(), a.getRhs(),
+      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) - uint64_t(y)); },
+      [](double x, double y) { return x - y; });
 }
 OpFoldResult MulOp::fold(FoldAdaptor a) {
-  return foldBinary(*this, a.getLhs(), a.getRhs(),
-                    [](double x, double y, bool) { return std::optional(x * y); });
+  return foldBinary(
+      *this, a.getLhs(), a.getRhs(),
+      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) * uint64_t(y)); },
+      [](double x, double y) { return x * y; });
 }
 OpFoldResult DivOp::fold(FoldAdaptor a) {
-  return foldBinary(*this, a.getLhs(), a.getRhs(),
-                    [](double x, double y, bool isFloat) -> std::optional<double> {
-                      if (isFloat)
-                        return x / y;
-                      if (y == 0) // leave integer division by zero to run time
-                        return std::nullopt;
-                      // ONNX integer Div truncates toward zero, like C++.
-                      return double((int64_t)x / (int64_t)y);
-                    });
+  return foldBinary(
+      *this, a.getLhs(), a.getRhs(),
+      [](int64_t x, int64_t y, bool isUnsigned) -> std::optional<int64_t> {
+        if (y == 0) // division by zero is left to run time
+          return std::nullopt;
+        if (isUnsigned)
+          return wrap(uint64_t(x) / uint64_t(y));
+        // INT64_MIN / -1 overflows (a trap on x86): it wraps to INT64_MIN.
+        if (x == INT64_MIN && y == -1)
+          return x;
+        return x / y; // ONNX integer Div truncates toward zero, like C++
+      },
+      [](double x, double y) { return x / y; });
 }
 
 OpFoldResult ShapeOp::fold(FoldAdaptor) {
@@ -123,6 +149,26 @@ OpFoldResult ShapeOp::fold(FoldAdaptor) {
   return makeElements(type, ArrayRef<int64_t>(dims));
 }
 
+/// Data movement folds copy elements as bytes, so every element type keeps
+/// its exact values (an int64 above 2^53 survives a Gather).
+struct ConstantBytes {
+  std::vector<char> bytes;
+  int64_t width = 0;
+  const char *at(int64_t i) const { return bytes.data() + i * width; }
+};
+static std::optional<ConstantBytes> bytesOf(ElementsAttr e) {
+  ConstantBytes c;
+  c.width = elementBytes(e.getElementType());
+  if (!c.width || !appendRawBytes(e, c.bytes))
+    return std::nullopt;
+  return c;
+}
+static OpFoldResult fromBytes(RankedTensorType type, ArrayRef<char> bytes) {
+  if ((int64_t)bytes.size() != type.getNumElements() * elementBytes(type.getElementType()))
+    return {};
+  return DenseElementsAttr::getFromRawBuffer(type, bytes);
+}
+
 OpFoldResult GatherOp::fold(FoldAdaptor a) {
   RankedTensorType type = staticResult(*this);
   ElementsAttr data = smallConstant(a.getData());
@@ -136,28 +182,26 @@ OpFoldResult GatherOp::fold(FoldAdaptor a) {
     axis += rank;
   if (axis < 0 || axis >= rank)
     return {};
-  std::vector<double> dv;
+  std::optional<ConstantBytes> dv = bytesOf(data);
   std::vector<int64_t> iv;
-  if (!readAsDoubles(data, dv) || !readAsInt64s(indices, iv))
+  if (!dv || !readAsInt64s(indices, iv))
     return {};
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d)
     outer *= ds[d];
   for (int64_t d = axis + 1; d < rank; ++d)
     inner *= ds[d];
-  std::vector<double> out;
+  std::vector<char> out;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t idx : iv) {
       if (idx < -ds[axis] || idx >= ds[axis])
-        return {}; // out of range: the verifier of the kernel reports it
+        return {}; // out of range: shape inference reports it
       if (idx < 0)
         idx += ds[axis];
-      for (int64_t i = 0; i < inner; ++i)
-        out.push_back(dv[(o * ds[axis] + idx) * inner + i]);
+      const char *src = dv->at((o * ds[axis] + idx) * inner);
+      out.insert(out.end(), src, src + inner * dv->width);
     }
-  if ((int64_t)out.size() != type.getNumElements())
-    return {};
-  return makeElements(type, ArrayRef<double>(out));
+  return fromBytes(type, out);
 }
 
 OpFoldResult ConcatOp::fold(FoldAdaptor a) {
@@ -167,27 +211,29 @@ OpFoldResult ConcatOp::fold(FoldAdaptor a) {
   int64_t rank = type.getRank(), axis = (int64_t)getAxis();
   if (axis < 0)
     axis += rank;
+  if (axis < 0 || axis >= rank)
+    return {};
   int64_t outer = 1;
   for (int64_t d = 0; d < axis; ++d)
     outer *= type.getDimSize(d);
-  std::vector<std::vector<double>> parts;
-  std::vector<int64_t> chunk; // elements per outer index for each input
+  if (outer == 0)
+    return fromBytes(type, {});
+  std::vector<ConstantBytes> parts;
   for (Attribute attr : a.getInputs()) {
     ElementsAttr e = smallConstant(attr);
-    std::vector<double> v;
-    if (!e || !readAsDoubles(e, v))
+    std::optional<ConstantBytes> c = e ? bytesOf(e) : std::nullopt;
+    if (!c)
       return {};
-    chunk.push_back(outer ? (int64_t)v.size() / outer : 0);
-    parts.push_back(std::move(v));
+    parts.push_back(std::move(*c));
   }
-  std::vector<double> out;
+  std::vector<char> out;
   for (int64_t o = 0; o < outer; ++o)
-    for (size_t p = 0; p < parts.size(); ++p)
-      out.insert(out.end(), parts[p].begin() + o * chunk[p],
-                 parts[p].begin() + (o + 1) * chunk[p]);
-  if ((int64_t)out.size() != type.getNumElements())
-    return {};
-  return makeElements(type, ArrayRef<double>(out));
+    for (const ConstantBytes &p : parts) {
+      size_t chunk = p.bytes.size() / outer; // bytes per outer index
+      out.insert(out.end(), p.bytes.begin() + o * chunk,
+                 p.bytes.begin() + (o + 1) * chunk);
+    }
+  return fromBytes(type, out);
 }
 
 /// Reshape-like ops: a no-op when types agree, a re-typed constant otherwise.
@@ -198,10 +244,12 @@ static OpFoldResult foldReshapeLike(Operation *op, Value input, Attribute data) 
   if (input.getType() == type)
     return input;
   ElementsAttr e = smallConstant(data);
-  std::vector<double> v;
-  if (!e || !readAsDoubles(e, v) || (int64_t)v.size() != type.getNumElements())
+  if (!e || e.getNumElements() != type.getNumElements())
     return {};
-  return makeElements(type, ArrayRef<double>(v));
+  if (auto dense = dyn_cast<DenseElementsAttr>(e))
+    return dense.reshape(type);
+  std::optional<ConstantBytes> c = bytesOf(e);
+  return c ? fromBytes(type, c->bytes) : OpFoldResult();
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor a) {
@@ -216,8 +264,28 @@ OpFoldResult CastOp::fold(FoldAdaptor a) {
     return getInput();
   RankedTensorType type = staticResult(*this);
   ElementsAttr e = smallConstant(a.getInput());
+  if (!type || !e)
+    return {};
+  Type to = type.getElementType();
+  // To bool: any nonzero value (NaN included) is true, as in numpy.
+  if (to.isInteger(1)) {
+    std::vector<double> v;
+    if (!readAsDoubles(e, v))
+      return {};
+    SmallVector<bool> bits;
+    for (double x : v)
+      bits.push_back(x != 0);
+    return DenseElementsAttr::get(type, ArrayRef<bool>(bits));
+  }
+  // Integer to integer stays in integers (truncating to the narrower type).
+  if (isa<IntegerType>(to) && isa<IntegerType>(e.getElementType())) {
+    std::vector<int64_t> v;
+    if (!readAsInt64s(e, v))
+      return {};
+    return makeElements(type, ArrayRef<int64_t>(v));
+  }
   std::vector<double> v;
-  if (!type || !e || !readAsDoubles(e, v))
+  if (!readAsDoubles(e, v))
     return {};
   return makeElements(type, ArrayRef<double>(v));
 }

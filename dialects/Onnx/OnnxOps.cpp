@@ -108,7 +108,6 @@ ONNXCC_UNARY(SqrtOp)
 ONNXCC_UNARY(IdentityOp)
 ONNXCC_UNARY(ClipOp)
 ONNXCC_UNARY(SoftmaxOp)
-ONNXCC_UNARY(BatchNormalizationOp)
 
 #define ONNXCC_BINARY(Op)                                                      \
   LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
@@ -131,6 +130,37 @@ ONNXCC_BINARY(AddOp)
 ONNXCC_BINARY(SubOp)
 ONNXCC_BINARY(MulOp)
 ONNXCC_BINARY(DivOp)
+
+/// ONNX BatchNormalization (inference): scale, bias, mean and variance are
+/// one value per channel, [C] for an input of [N, C, ...].
+LogicalResult BatchNormalizationOp::inferReturnTypes(
+    MLIRContext *, std::optional<Location> l, Adaptor adaptor,
+    SmallVectorImpl<Type> &types) {
+  Type input = adaptor.getInput().getType();
+  auto x = shapeOf(adaptor.getInput());
+  if (x && x->size() < 2)
+    return emitOptionalError(l, "expects an input of rank >= 2 (N, C, ...), "
+                                "got rank ", x->size());
+  int64_t channels = x ? (*x)[1] : ShapedType::kDynamic;
+  const char *names[] = {"scale", "bias", "mean", "variance"};
+  Value params[] = {adaptor.getScale(), adaptor.getBias(), adaptor.getMean(),
+                    adaptor.getVariance()};
+  for (auto [name, v] : llvm::zip(names, params)) {
+    auto p = shapeOf(v);
+    if (!p)
+      continue;
+    if (p->size() != 1 || (!ShapedType::isDynamic(channels) &&
+                           !ShapedType::isDynamic((*p)[0]) &&
+                           (*p)[0] != channels))
+      return emitOptionalError(l, name, " must have shape [", channels,
+                               "] (one value per channel), got rank ",
+                               p->size(), p->size() == 1 ? " of size " : "",
+                               p->size() == 1 ? std::to_string((*p)[0]) : "");
+  }
+  types.push_back(input);
+  return success();
+}
+ONNXCC_COMPATIBLE(BatchNormalizationOp)
 
 //===----------------------------------------------------------------------===//
 // Linear algebra, convolution, pooling
@@ -278,8 +308,20 @@ LogicalResult GatherOp::inferReturnTypes(MLIRContext *,
     types.push_back(unranked(et));
     return success();
   }
-  return pushShape(types, inferGatherShape(l, *d, *i, (int64_t)adaptor.getAxis()),
-                   et);
+  auto shape = inferGatherShape(l, *d, *i, (int64_t)adaptor.getAxis());
+  if (failed(shape))
+    return failure();
+  // Constant indices are checked here, where the error can name them;
+  // ONNX leaves an out-of-range index undefined.
+  auto indices = constInts(adaptor.getIndices());
+  int64_t axis = (int64_t)adaptor.getAxis();
+  int64_t extent = (*d)[axis < 0 ? axis + (int64_t)d->size() : axis];
+  if (indices && !ShapedType::isDynamic(extent))
+    for (int64_t idx : *indices)
+      if (idx < -extent || idx >= extent)
+        return emitOptionalError(l, "index ", idx, " is out of range for axis ",
+                                 axis, " of size ", extent);
+  return pushShape(types, shape, et);
 }
 ONNXCC_COMPATIBLE(GatherOp)
 

@@ -1,6 +1,7 @@
 //===- ShapeFunctions.cpp - ONNX shape rules ------------------------------===//
 #include "dialects/Onnx/ShapeFunctions.h"
 
+#include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/raw_ostream.h"
@@ -11,20 +12,32 @@ namespace onnxcc {
 
 static constexpr int64_t kDyn = ShapedType::kDynamic;
 
-/// Prints a shape the way error messages show it: [1, 3, ?, 224].
-static std::string str(ArrayRef<int64_t> s) {
+/// Elements of a list an error message shows; a model's attribute can hold
+/// a million, and the message must stay one short line.
+static constexpr size_t kMaxListedElements = 16;
+
+/// Prints a list the way error messages show it, [1, 3, 224], with
+/// [1, 2, ..., (1000000 in all)] for long lists; dimensions of a shape
+/// print dynamic ones as `?`.
+static std::string list(ArrayRef<int64_t> s, bool isShape) {
   std::string out;
   llvm::raw_string_ostream os(out);
   os << "[";
-  llvm::interleaveComma(s, os, [&](int64_t d) {
-    if (d == kDyn)
+  llvm::interleaveComma(s.take_front(kMaxListedElements), os, [&](int64_t d) {
+    if (isShape && d == kDyn)
       os << "?";
     else
       os << d;
   });
+  if (s.size() > kMaxListedElements)
+    os << ", ... (" << s.size() << " in all)";
   os << "]";
   return out;
 }
+/// A shape: [1, 3, ?, 224].
+static std::string str(ArrayRef<int64_t> s) { return list(s, /*isShape=*/true); }
+/// Attribute or constant values (INT64_MIN is a value here, not `?`).
+static std::string values(ArrayRef<int64_t> s) { return list(s, /*isShape=*/false); }
 
 FailureOr<int64_t> normalizeAxis(OptLoc loc, int64_t axis, int64_t rank,
                                  StringRef what) {
@@ -100,7 +113,9 @@ FailureOr<Shape> inferMatMulShape(OptLoc loc, ArrayRef<int64_t> a,
   return out;
 }
 
-/// Checks the 2-D window attributes shared by Conv and the pools.
+/// Checks the 2-D window attributes shared by Conv and the pools. Each
+/// value is bounded by kMaxDim so that the extent arithmetic below stays
+/// far from overflow.
 static LogicalResult checkWindow(OptLoc loc, ArrayRef<int64_t> kernel,
                                  ArrayRef<int64_t> pads,
                                  ArrayRef<int64_t> strides,
@@ -108,16 +123,18 @@ static LogicalResult checkWindow(OptLoc loc, ArrayRef<int64_t> kernel,
   if (kernel.size() != 2 || pads.size() != 4 || strides.size() != 2 ||
       dilations.size() != 2)
     return emitOptionalError(loc, "expects 2-D windows (kernel_shape ",
-                             str(kernel), ", pads ", str(pads), ", strides ",
-                             str(strides), ", dilations ", str(dilations), ")");
+                             values(kernel), ", pads ", values(pads), ", strides ",
+                             values(strides), ", dilations ", values(dilations), ")");
   for (int i = 0; i < 2; ++i)
-    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1)
-      return emitOptionalError(loc, "kernel_shape ", str(kernel), ", strides ",
-                               str(strides), " and dilations ", str(dilations),
-                               " must be positive");
+    if (kernel[i] < 1 || strides[i] < 1 || dilations[i] < 1 ||
+        kernel[i] > kMaxDim || strides[i] > kMaxDim || dilations[i] > kMaxDim)
+      return emitOptionalError(loc, "kernel_shape ", values(kernel), ", strides ",
+                               values(strides), " and dilations ", values(dilations),
+                               " must be in [1, ", kMaxDim, "]");
   for (int64_t p : pads)
-    if (p < 0)
-      return emitOptionalError(loc, "pads ", str(pads), " must be >= 0");
+    if (p < 0 || p > kMaxDim)
+      return emitOptionalError(loc, "pads ", values(pads), " must be in [0, ",
+                               kMaxDim, "]");
   return success();
 }
 
@@ -128,12 +145,17 @@ static FailureOr<int64_t> windowExtent(OptLoc loc, int64_t in, int64_t k,
                                        bool ceilMode) {
   if (in == kDyn)
     return kDyn;
-  int64_t span = in + padBegin + padEnd - dilation * (k - 1) - 1;
-  if (span < 0)
+  CheckedInt span = CheckedInt(in) + padBegin + padEnd -
+                    CheckedInt(dilation) * (k - 1) - 1;
+  if (span.overflowed())
+    return emitOptionalError(loc, "window ", k, " (dilation ", dilation,
+                             ") with pads ", padBegin, "+", padEnd,
+                             " overflows for input extent ", in);
+  if (*span < 0)
     return emitOptionalError(loc, "window ", k, " (dilation ", dilation,
                              ") does not fit input extent ", in, " with pads ",
                              padBegin, "+", padEnd);
-  int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+  int64_t out = (ceilMode ? (*span + stride - 1) / stride : *span / stride) + 1;
   // With ceil_mode the last window must start inside the input or left pad.
   if (ceilMode && (out - 1) * stride >= in + padBegin)
     --out;
@@ -153,14 +175,22 @@ FailureOr<Shape> resolveAutoPad(OptLoc loc, StringRef autoPad,
   if (x.size() != 4 || kernel.size() != 2 || strides.size() != 2 ||
       dilations.size() != 2)
     return emitOptionalError(loc, "auto_pad ", autoPad, " needs 2-D windows");
+  if (failed(checkWindow(loc, kernel, Shape(4, 0), strides, dilations)))
+    return failure();
   Shape out(4, 0);
   for (int i = 0; i < 2; ++i) {
     int64_t in = x[2 + i];
     if (in == kDyn)
       return emitOptionalError(loc, "auto_pad needs a static input shape");
     int64_t o = (in + strides[i] - 1) / strides[i];
-    int64_t total = std::max<int64_t>(
-        0, (o - 1) * strides[i] + (kernel[i] - 1) * dilations[i] + 1 - in);
+    CheckedInt need = (CheckedInt(o) - 1) * strides[i] +
+                      (CheckedInt(kernel[i]) - 1) * dilations[i] + 1 - in;
+    if (need.overflowed() || *need > kMaxDim)
+      return emitOptionalError(loc, "auto_pad ", autoPad, " needs pads beyond ",
+                               kMaxDim, " for kernel ", values(kernel),
+                               ", strides ", values(strides), " and dilations ",
+                               values(dilations));
+    int64_t total = std::max<int64_t>(0, *need);
     int64_t small = total / 2, big = total - small;
     out[i] = autoPad == "SAME_UPPER" ? small : big;
     out[2 + i] = autoPad == "SAME_UPPER" ? big : small;
@@ -182,12 +212,14 @@ FailureOr<Shape> inferConvShape(OptLoc loc, ArrayRef<int64_t> x,
   if (w[0] != kDyn && w[0] % group != 0)
     return emitOptionalError(loc, "output channels ", w[0],
                              " not divisible by group ", group);
+  if (group > kMaxDim)
+    return emitOptionalError(loc, "group ", group, " is above ", kMaxDim);
   if (x[1] != kDyn && w[1] != kDyn && x[1] != w[1] * group)
     return emitOptionalError(loc, "input channels ", x[1], " != weight ",
                              str(w), " channels ", w[1], " x group ", group);
   if ((w[2] != kDyn && w[2] != kernel[0]) || (w[3] != kDyn && w[3] != kernel[1]))
     return emitOptionalError(loc, "weight ", str(w),
-                             " does not match kernel_shape ", str(kernel));
+                             " does not match kernel_shape ", values(kernel));
   Shape out{x[0], w[0], 0, 0};
   for (int i = 0; i < 2; ++i) {
     auto e = windowExtent(loc, x[2 + i], kernel[i], pads[i], pads[2 + i],
@@ -208,6 +240,12 @@ FailureOr<Shape> inferPoolShape(OptLoc loc, ArrayRef<int64_t> x,
                              str(x));
   if (failed(checkWindow(loc, kernel, pads, strides, dilations)))
     return failure();
+  // A pad as wide as the window makes windows that see only padding.
+  for (int i = 0; i < 2; ++i)
+    if (pads[i] >= kernel[i] || pads[2 + i] >= kernel[i])
+      return emitOptionalError(loc, "pads ", values(pads),
+                               " must be smaller than kernel_shape ",
+                               values(kernel));
   Shape out{x[0], x[1], 0, 0};
   for (int i = 0; i < 2; ++i) {
     auto e = windowExtent(loc, x[2 + i], kernel[i], pads[i], pads[2 + i],
@@ -242,20 +280,43 @@ FailureOr<Shape> inferConcatShape(OptLoc loc, ArrayRef<ArrayRef<int64_t>> in,
       if (out[d] == kDyn)
         out[d] = s[d];
     }
-    out[*ax] = (out[*ax] == kDyn || s[*ax] == kDyn) ? kDyn : out[*ax] + s[*ax];
+    if (out[*ax] == kDyn || s[*ax] == kDyn) {
+      out[*ax] = kDyn;
+      continue;
+    }
+    CheckedInt sum = CheckedInt(out[*ax]) + s[*ax];
+    if (sum.overflowed() || *sum > kMaxDim)
+      return emitOptionalError(loc, "concatenated axis ", *ax,
+                               " grows beyond ", kMaxDim);
+    out[*ax] = *sum;
   }
   return out;
+}
+
+/// The element count of `shape`, kDyn if any dimension is, or failure when
+/// the product overflows.
+static FailureOr<int64_t> elementCount(OptLoc loc, ArrayRef<int64_t> shape) {
+  CheckedInt n = 1;
+  for (int64_t d : shape) {
+    if (d == kDyn)
+      return kDyn;
+    n = n * d;
+  }
+  if (n.overflowed())
+    return emitOptionalError(loc, "shape ", str(shape),
+                             " has more elements than fit in 64 bits");
+  return *n;
 }
 
 FailureOr<Shape> inferReshapeShape(OptLoc loc, ArrayRef<int64_t> in,
                                    ArrayRef<int64_t> target, bool allowZero) {
   Shape out;
-  int64_t inferIdx = -1, known = 1;
+  int64_t inferIdx = -1;
   for (size_t i = 0; i < target.size(); ++i) {
     int64_t d = target[i];
     if (d == -1) {
       if (inferIdx >= 0)
-        return emitOptionalError(loc, "shape ", str(target),
+        return emitOptionalError(loc, "shape ", values(target),
                                  " has more than one -1");
       inferIdx = i;
       out.push_back(kDyn);
@@ -263,29 +324,33 @@ FailureOr<Shape> inferReshapeShape(OptLoc loc, ArrayRef<int64_t> in,
     }
     if (d == 0 && !allowZero) {
       if (i >= in.size())
-        return emitOptionalError(loc, "shape ", str(target), " copies dim ", i,
+        return emitOptionalError(loc, "shape ", values(target), " copies dim ", i,
                                  " of input ", str(in), " which has none");
       d = in[i];
-    } else if (d < 0) {
-      return emitOptionalError(loc, "shape ", str(target),
-                               " has a negative dimension");
+    } else if (d < 0 || d > kMaxDim) {
+      return emitOptionalError(loc, "shape ", values(target), " has dimension ",
+                               d, ", outside [0, ", kMaxDim, "]");
     }
     out.push_back(d);
-    known = (known == kDyn || d == kDyn) ? kDyn : known * d;
   }
-  int64_t total = 1;
-  for (int64_t d : in)
-    total = (total == kDyn || d == kDyn) ? kDyn : total * d;
+  Shape others(out);
+  if (inferIdx >= 0)
+    others.erase(others.begin() + inferIdx);
+  auto knownCount = elementCount(loc, others);
+  auto totalCount = elementCount(loc, in);
+  if (failed(knownCount) || failed(totalCount))
+    return failure();
+  int64_t known = *knownCount, total = *totalCount;
   if (inferIdx >= 0) {
     if (total != kDyn && known != kDyn) {
       if (known == 0 || total % known != 0)
         return emitOptionalError(loc, "cannot reshape ", str(in), " to ",
-                                 str(target));
+                                 values(target));
       out[inferIdx] = total / known;
     }
   } else if (total != kDyn && known != kDyn && total != known) {
     return emitOptionalError(loc, "cannot reshape ", str(in), " (", total,
-                             " elements) to ", str(target), " (", known,
+                             " elements) to ", values(target), " (", known,
                              " elements)");
   }
   return out;
@@ -299,12 +364,11 @@ FailureOr<Shape> inferFlattenShape(OptLoc loc, ArrayRef<int64_t> in,
                              rank);
   if (axis < 0)
     axis += rank;
-  int64_t outer = 1, inner = 1;
-  for (int64_t i = 0; i < rank; ++i) {
-    int64_t &acc = i < axis ? outer : inner;
-    acc = (acc == kDyn || in[i] == kDyn) ? kDyn : acc * in[i];
-  }
-  return Shape{outer, inner};
+  auto outer = elementCount(loc, in.take_front(axis));
+  auto inner = elementCount(loc, in.drop_front(axis));
+  if (failed(outer) || failed(inner))
+    return failure();
+  return Shape{*outer, *inner};
 }
 
 FailureOr<Shape> inferUnsqueezeShape(OptLoc loc, ArrayRef<int64_t> in,
@@ -358,13 +422,13 @@ FailureOr<Shape> inferTransposeShape(OptLoc loc, ArrayRef<int64_t> in,
     return out;
   }
   if (perm.size() != in.size())
-    return emitOptionalError(loc, "perm ", str(perm), " does not match rank ",
+    return emitOptionalError(loc, "perm ", values(perm), " does not match rank ",
                              in.size());
   SmallVector<bool> seen(in.size(), false);
   Shape out;
   for (int64_t p : perm) {
     if (p < 0 || p >= static_cast<int64_t>(in.size()) || seen[p])
-      return emitOptionalError(loc, "perm ", str(perm),
+      return emitOptionalError(loc, "perm ", values(perm),
                                " is not a permutation");
     seen[p] = true;
     out.push_back(in[p]);
