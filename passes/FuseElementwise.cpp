@@ -1,8 +1,18 @@
 //===- FuseElementwise.cpp - one loop per elementwise chain ---------------===//
+//
+// Fusion moves ops, it never clones them: merging a consumer into its
+// producer moves the consumer's few body ops into the producer's block, so
+// a chain of n elementwise ops fuses in O(n) time and memory. Bodies stop
+// growing at `max-body-ops` so that one loop stays a reasonable function
+// for the C++ compiler (and registers).
+//
+//===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
+#include "dialects/Onnx/NodeLocation.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseMap.h"
 
 namespace onnxcc {
 #define GEN_PASS_DEF_FUSEELEMENTWISE
@@ -15,54 +25,63 @@ namespace k = ::onnxcc::kernel;
 
 namespace {
 
-/// Clones the ops of `body` (not its terminator) with `map` holding its
-/// block arguments; returns the mapped yielded value.
-static Value inlineBody(OpBuilder &b, Region &body, IRMapping &map) {
-  Block &block = body.front();
-  for (Operation &op : block.without_terminator())
-    b.clone(op, map);
-  return map.lookup(cast<k::YieldOp>(block.getTerminator()).getValue());
+/// Ops in a body, terminator excluded; kept per op so that a size check is
+/// O(1) instead of a walk over a growing block.
+using BodySizes = llvm::DenseMap<Operation *, int64_t>;
+
+static int64_t bodySize(BodySizes &sizes, k::ElementwiseOp op) {
+  auto [it, inserted] = sizes.try_emplace(op, 0);
+  if (inserted)
+    it->second = op.getBody().front().getOperations().size() - 1;
+  return it->second;
 }
 
-/// Merges a single-use elementwise producer into its elementwise consumer
-/// when both run over the same shape. Returns the fused op, or null.
-static k::ElementwiseOp fuseProducer(k::ElementwiseOp consumer, OpBuilder &b) {
+/// The block argument of `op` that reads `v`, adding an input if none does.
+static BlockArgument argumentFor(k::ElementwiseOp op, Value v) {
+  Block &block = op.getBody().front();
+  for (auto [i, in] : llvm::enumerate(op.getInputs()))
+    if (in == v)
+      return block.getArgument(i);
+  op->insertOperands(op->getNumOperands(), v);
+  return block.addArgument(getElementTypeOrSelf(v.getType()), op.getLoc());
+}
+
+/// Merges `consumer` into `producer`, which feeds its input `idx` and has
+/// no other user: the producer moves to the consumer's place (its operands
+/// dominate it there), takes the consumer's other inputs, and its yield
+/// becomes the consumer's body applied to what it yielded.
+static void mergeIntoProducer(k::ElementwiseOp consumer, unsigned idx,
+                              k::ElementwiseOp producer) {
+  producer->moveBefore(consumer);
+  Block &pb = producer.getBody().front(), &cb = consumer.getBody().front();
+  auto producerYield = cast<k::YieldOp>(pb.getTerminator());
+  auto consumerYield = cast<k::YieldOp>(cb.getTerminator());
+  for (auto [j, in] : llvm::enumerate(consumer.getInputs())) {
+    Value replacement = j == idx ? producerYield.getValue()
+                                 : Value(argumentFor(producer, in));
+    cb.getArgument(j).replaceAllUsesWith(replacement);
+  }
+  pb.getOperations().splice(Block::iterator(producerYield), cb.getOperations(),
+                            cb.begin(), Block::iterator(consumerYield));
+  producerYield->setOperand(0, consumerYield.getValue());
+  producer->setLoc(fusedNodeLocation(producer.getContext(),
+                                     {producer.getLoc(), consumer.getLoc()}));
+  consumer.getResult().replaceAllUsesWith(producer.getResult());
+  consumer.erase();
+}
+
+/// The first input of `consumer` made by an elementwise op that only it
+/// reads, over the same shape, small enough to merge with; or null.
+static std::pair<k::ElementwiseOp, unsigned>
+fusibleProducer(k::ElementwiseOp consumer, BodySizes &sizes, int64_t maxOps) {
   for (auto [idx, in] : llvm::enumerate(consumer.getInputs())) {
     auto producer = in.getDefiningOp<k::ElementwiseOp>();
-    if (!producer || !producer->hasOneUse() ||
-        producer.getType() != consumer.getType())
-      continue;
-    SmallVector<Value> inputs;
-    for (auto [j, v] : llvm::enumerate(consumer.getInputs()))
-      if (j != idx)
-        inputs.push_back(v);
-    size_t firstProducerArg = inputs.size();
-    llvm::append_range(inputs, producer.getInputs());
-
-    b.setInsertionPoint(consumer);
-    Location loc = b.getFusedLoc({producer.getLoc(), consumer.getLoc()});
-    auto fused = k::ElementwiseOp::create(b, loc, consumer.getType(), inputs);
-    Block *block = b.createBlock(&fused.getBody());
-    for (Value v : inputs)
-      block->addArgument(getElementTypeOrSelf(v.getType()), loc);
-    b.setInsertionPointToStart(block);
-    IRMapping map;
-    Block &pb = producer.getBody().front();
-    for (unsigned j = 0; j < pb.getNumArguments(); ++j)
-      map.map(pb.getArgument(j), block->getArgument(firstProducerArg + j));
-    Value produced = inlineBody(b, producer.getBody(), map);
-    Block &cb = consumer.getBody().front();
-    unsigned next = 0;
-    for (unsigned j = 0; j < cb.getNumArguments(); ++j)
-      map.map(cb.getArgument(j),
-              j == idx ? produced : block->getArgument(next++));
-    k::YieldOp::create(b, loc, inlineBody(b, consumer.getBody(), map));
-    consumer.getResult().replaceAllUsesWith(fused.getResult());
-    consumer.erase();
-    producer.erase();
-    return fused;
+    if (producer && producer->hasOneUse() &&
+        producer.getType() == consumer.getType() &&
+        bodySize(sizes, producer) + bodySize(sizes, consumer) <= maxOps)
+      return {producer, idx};
   }
-  return {};
+  return {nullptr, 0};
 }
 
 /// Moves a unary elementwise op into the epilogue of the GEMM or
@@ -75,22 +94,21 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
       !producer->hasOneUse() || producer->getResult(0).getType() != ew.getType())
     return false;
   Region &epilogue = producer->getRegion(0);
-  Location loc = b.getFusedLoc({producer->getLoc(), ew.getLoc()});
+  Location loc = fusedNodeLocation(b.getContext(), {producer->getLoc(), ew.getLoc()});
   if (epilogue.empty()) {
     Block *block = b.createBlock(&epilogue);
     block->addArgument(getElementTypeOrSelf(ew.getType()), loc);
     b.setInsertionPointToStart(block);
     k::YieldOp::create(b, loc, block->getArgument(0));
   }
-  // epilogue' = ew.body(epilogue(x)): append the body before the old yield.
-  Block &block = epilogue.front();
+  // epilogue' = ew.body(epilogue(x)): move the body before the old yield.
+  Block &block = epilogue.front(), &body = ew.getBody().front();
   auto oldYield = cast<k::YieldOp>(block.getTerminator());
-  b.setInsertionPoint(oldYield);
-  IRMapping map;
-  map.map(ew.getBody().front().getArgument(0), oldYield.getValue());
-  Value r = inlineBody(b, ew.getBody(), map);
-  k::YieldOp::create(b, loc, r);
-  oldYield.erase();
+  auto bodyYield = cast<k::YieldOp>(body.getTerminator());
+  body.getArgument(0).replaceAllUsesWith(oldYield.getValue());
+  block.getOperations().splice(Block::iterator(oldYield), body.getOperations(),
+                               body.begin(), Block::iterator(bodyYield));
+  oldYield->setOperand(0, bodyYield.getValue());
   producer->setLoc(loc);
   ew.getResult().replaceAllUsesWith(producer->getResult(0));
   ew.erase();
@@ -98,17 +116,29 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
 }
 
 struct FuseElementwisePass : onnxcc::impl::FuseElementwiseBase<FuseElementwisePass> {
+  using FuseElementwiseBase::FuseElementwiseBase;
+
   void runOnOperation() override {
     OpBuilder b(&getContext());
+    BodySizes sizes;
     // One sweep in program order: when an op is reached, everything before
-    // it is fully fused, so merging its producers until none is left, then
-    // trying its producer's epilogue, reaches the fixed point. A producer
-    // merged here was visited earlier, so the list never yields an erased op.
+    // it is fully fused. It merges into its producers until none is left
+    // (the survivor is the producer, moved to its place), then the result
+    // may become an epilogue. Merged-away ops are erased only after they
+    // were visited, so the list never yields an erased op.
     SmallVector<k::ElementwiseOp> ops;
     getOperation().walk([&](k::ElementwiseOp op) { ops.push_back(op); });
     for (k::ElementwiseOp op : ops) {
-      while (k::ElementwiseOp fused = fuseProducer(op, b))
-        op = fused;
+      while (true) {
+        auto [producer, idx] = fusibleProducer(op, sizes, maxBodyOps);
+        if (!producer)
+          break;
+        int64_t merged = bodySize(sizes, producer) + bodySize(sizes, op);
+        sizes.erase(op);
+        mergeIntoProducer(op, idx, producer);
+        sizes[producer] = merged;
+        op = producer;
+      }
       fuseIntoEpilogue(op, b);
     }
   }

@@ -79,7 +79,13 @@ def FuseElementwise : Pass<"onnxcc-fuse-elementwise", "mlir::func::FuncOp"> {
     A `kernel.elementwise` whose only user is another one is merged into its
     body. A unary elementwise op on the single-use result of `kernel.gemm` or
     `kernel.conv2d` becomes that op's epilogue (Conv + Relu, Gemm + Clip).
+    Fusion moves ops instead of cloning them, so a chain of n ops fuses in
+    O(n); a body stops growing at `max-body-ops` scalar ops.
   }];
+  let options = [
+    Option<"maxBodyOps", "max-body-ops", "int64_t", /*default=*/"128",
+           "largest fused body, in scalar ops">,
+  ];
   let dependentDialects = ["::onnxcc::kernel::KernelDialect"];
 }
 
