@@ -17,6 +17,8 @@ config.substitutions.append(("%python", config.python))
 config.substitutions.append(("%tools", os.path.join(src, "tests", "lit", "tools")))
 config.substitutions.append(("%models", os.path.join(src, "tests", "e2e", "models")))
 config.substitutions.append(("%runtime", os.path.join(src, "runtime-support")))
+config.substitutions.append(("%hostile", os.path.join(src, "tests", "hostile")))
+config.substitutions.append(("%onnxcc_bin", os.path.join(config.onnxcc_tools_dir, "onnxcc")))
 shared = os.path.normpath(os.path.join(src, "..", "shared", "models"))
 config.substitutions.append(("%shared_models", shared))
 if os.path.isdir(os.path.join(shared, "resnet18")):
