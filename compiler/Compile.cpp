@@ -140,7 +140,9 @@ LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
       failed(writeFile(ctx, base + ".cpp", emitted.source)) ||
       failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
       failed(writeFile(ctx, base + ".weights.bin", [&](llvm::raw_ostream &os) {
-        emitted.weights.write(os);
+        emitted.weights.write(os, [&](ArrayRef<char> bytes) {
+          model.external.release(bytes);
+        });
       })))
     return failure();
   return success();

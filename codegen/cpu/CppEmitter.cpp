@@ -581,13 +581,24 @@ uint64_t WeightBlob::appendCopy(std::vector<char> bytes) {
   return offset;
 }
 
-void WeightBlob::write(llvm::raw_ostream &os) const {
+void WeightBlob::write(llvm::raw_ostream &os,
+                       function_ref<void(ArrayRef<char>)> written) const {
+  // Large weights go out in chunks, each reported once flushed.
+  constexpr size_t kChunk = size_t(64) << 20;
   uint64_t at = 0;
   for (const Piece &p : pieces) {
     os.write_zeros(p.offset - at);
     ArrayRef<char> bytes = p.owned.empty() ? p.ref : ArrayRef<char>(p.owned);
-    os.write(bytes.data(), bytes.size());
     at = p.offset + bytes.size();
+    while (!bytes.empty()) {
+      ArrayRef<char> chunk = bytes.take_front(kChunk);
+      os.write(chunk.data(), chunk.size());
+      if (written && p.owned.empty()) {
+        os.flush();
+        written(chunk);
+      }
+      bytes = bytes.drop_front(chunk.size());
+    }
   }
 }
 

@@ -27,8 +27,11 @@ public:
   /// Appends a copy of `bytes` (converted or expanded constants).
   uint64_t appendCopy(std::vector<char> bytes);
   uint64_t size() const { return total; }
-  /// Writes the blob, zero-filling the alignment gaps.
-  void write(llvm::raw_ostream &os) const;
+  /// Writes the blob, zero-filling the alignment gaps. `written`, if set,
+  /// is told of each stretch of model bytes once it has left `os`, so the
+  /// caller can drop mapped pages it will not read again.
+  void write(llvm::raw_ostream &os,
+             llvm::function_ref<void(llvm::ArrayRef<char>)> written = {}) const;
 
 private:
   struct Piece {

@@ -11,6 +11,10 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <cerrno>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 #include <cstring>
 
 using namespace mlir;
@@ -73,6 +77,30 @@ RankedTensorType tensorTypeOf(MLIRContext *ctx, const ::onnx::TensorProto &t,
     return {};
   }
   return type;
+}
+
+void ExternalData::release(ArrayRef<char> bytes) const {
+#if defined(__linux__)
+  static const uintptr_t page = sysconf(_SC_PAGESIZE);
+  for (const auto &buf : mapped) {
+    if (bytes.data() < buf->getBufferStart() ||
+        bytes.data() + bytes.size() > buf->getBufferEnd())
+      continue;
+    if (buf->getBufferKind() != llvm::MemoryBuffer::MemoryBuffer_MMap)
+      return;
+    // Whole pages inside the stretch only: the others may hold bytes of
+    // neighbouring tensors that are still to be written.
+    uintptr_t begin = (reinterpret_cast<uintptr_t>(bytes.data()) + page - 1) /
+                      page * page;
+    uintptr_t end =
+        (reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size()) / page * page;
+    if (end > begin)
+      madvise(reinterpret_cast<void *>(begin), end - begin, MADV_DONTNEED);
+    return;
+  }
+#else
+  (void)bytes;
+#endif
 }
 
 /// Resolves an external-data location inside `modelDir`, refusing absolute

@@ -24,6 +24,11 @@ namespace onnxcc {
 struct ExternalData {
   std::string modelDir;
   std::vector<std::unique_ptr<llvm::MemoryBuffer>> mapped;
+
+  /// Drops the pages of `bytes` that lie inside a mapping from memory: they
+  /// were written out and are read again, from the file, only if needed.
+  /// Keeps a compile's RSS far below the size of its external weights.
+  void release(llvm::ArrayRef<char> bytes) const;
 };
 
 /// Maps an ONNX TensorProto.DataType to the MLIR element type, or null.

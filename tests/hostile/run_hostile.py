@@ -19,11 +19,12 @@ import glob
 import json
 import os
 import re
-import resource
+import signal
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 
 MARKER = "onnxcc_injected_MARKER"
 TIMEOUT = 120
@@ -60,14 +61,20 @@ def check_inert(out_dir):
 
 
 def run(cmd, cwd):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    try:
-        r = subprocess.run(cmd, cwd=cwd, capture_output=True, timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        return None, 0
-    # ru_maxrss of children only grows: report it when this child raised it.
-    after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    return r, after if after > before else 0
+    """Runs cmd; returns (CompletedProcess, peak RSS in KiB of the process
+    itself, not of its children), or (None, 0) if it hung."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=err)
+        timer = threading.Timer(TIMEOUT, p.kill)
+        timer.start()
+        _, status, usage = os.wait4(p.pid, 0)
+        timer.cancel()
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL:
+            return None, 0
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess(cmd, p.returncode, out.read(), err.read()), usage.ru_maxrss
 
 
 def run_error(case, args, work):
@@ -121,12 +128,14 @@ def run_valid(case, args, work):
 
 def run_compile(case, args, work):
     out = os.path.join(work, "out")
-    r, _ = run([args.onnxcc, "compile", case["model"], "-o", out] + case["args"], work)
+    r, rss_kb = run([args.onnxcc, "compile", case["model"], "-o", out] + case["args"], work)
     if r is None:
         return [f"hung (no exit within {TIMEOUT} s)"]
     if r.returncode != 0:
         return [f"compile failed: {r.stderr[-300:]!r}"]
     problems = check_inert(out)
+    if "max_rss_mb" in case and rss_kb / 1024 > case["max_rss_mb"]:
+        problems.append(f"peak RSS {rss_kb / 1024:.0f} MB above {case['max_rss_mb']} MB")
     for cpp in glob.glob(os.path.join(out, "*.cpp")):
         b = subprocess.run([args.cxx or "c++", "-std=c++17", "-Wall", "-Wextra", "-Werror", "-c", cpp,
                             "-I", out, "-I", args.runtime, "-o", os.path.join(work, "x.o")],
