@@ -208,6 +208,7 @@ int runVerify(const VerifyRequest &req) {
     creq.name = "model";
     creq.outDir = dir;
     creq.commandLine = req.commandLine;
+    creq.fuse = req.fuse;
     auto t0 = std::chrono::steady_clock::now();
     if (failed(compileModel(ctx, *model, creq)))
       return 1;

@@ -18,6 +18,7 @@ struct VerifyRequest {
   std::string cxxFlags = "-O2 -march=native"; ///< space-separated
   /// Runs the built program through this (e.g. "qemu-aarch64 -L /usr/...").
   std::string execWrapper;
+  bool fuse = true; ///< --no-fuse checks the unfused pipeline
 };
 
 /// Returns the process exit code: 0 when every data set matches.

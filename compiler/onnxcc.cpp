@@ -4,7 +4,7 @@
 //                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
 //                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
-//                  [--runtime-dir DIR] [--keep DIR]
+//                  [--runtime-dir DIR] [--keep DIR] [--no-fuse]
 //
 // Every error is one line, `onnxcc: error: <where>: <what>`, exit code 1.
 //
@@ -27,7 +27,8 @@ static const char *kCompileUsage =
     "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
-    "  --dim K=V      pins symbolic dimension K (every free one must be pinned)\n"
+    "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
+    "                 (every free one must be pinned)\n"
     "  --name N       C++ namespace and file stem (default: the model's file stem)\n"
     "  --emit KIND    cpp (default), or the IR after the graph (onnx-mlir) or\n"
     "                 kernel (kernel-mlir) pipeline\n"
@@ -36,7 +37,7 @@ static const char *kCompileUsage =
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
-    "                      [--runtime-dir DIR] [--keep DIR]\n"
+    "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
@@ -201,6 +202,7 @@ int main(int argc, char **argv) {
     req.workDir = keep;
     req.cxxFlags = cxxFlags;
     req.execWrapper = execWrapper;
+    req.fuse = fuse;
     req.commandLine = commandLine;
     return runVerify(req);
   }

@@ -120,9 +120,11 @@ struct DecomposeBatchNorm : OpRewritePattern<onnx::BatchNormalizationOp> {
 };
 
 struct FoldBatchNormPass : onnxcc::impl::FoldBatchNormBase<FoldBatchNormPass> {
+  using FoldBatchNormBase::FoldBatchNormBase;
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<FoldIntoConv>(&getContext(), /*benefit=*/2);
+    if (intoConv)
+      patterns.add<FoldIntoConv>(&getContext(), /*benefit=*/2);
     patterns.add<DecomposeBatchNorm>(&getContext(), /*benefit=*/1);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

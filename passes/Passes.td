@@ -45,8 +45,14 @@ def FoldBatchNorm : Pass<"onnxcc-fold-batchnorm", "mlir::func::FuncOp"> {
     `conv(x, W, b)` followed by inference BatchNormalization with constant
     parameters becomes `conv(x, W * s, (b - mean) * s + beta)` with
     `s = gamma / sqrt(var + eps)`. A BatchNormalization that does not follow
-    a Conv becomes a per-channel Mul and Add.
+    a Conv (or every one, with `into-conv=false`) becomes a per-channel Mul
+    and Add: there is no BatchNormalization kernel, so this pass runs even
+    when fusion is off.
   }];
+  let options = [
+    Option<"intoConv", "into-conv", "bool", /*default=*/"true",
+           "fold into a preceding Conv's weights where possible">,
+  ];
   let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
 }
 

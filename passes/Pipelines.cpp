@@ -15,12 +15,14 @@ void buildGraphPipeline(OpPassManager &pm, const PipelineOptions &options) {
   fn.addPass(createShapeInference());
   // Whatever else is constant (Cast of constants, scaled weights) folds.
   fn.addPass(createFoldConstants());
-  if (options.fuse) {
-    // BatchNormalization disappears into Conv weights.
-    fn.addPass(createFoldBatchNorm());
+  // BatchNormalization disappears into Conv weights, or (without fusion, or
+  // after anything else) becomes a per-channel scale and shift.
+  FoldBatchNormOptions bnOptions;
+  bnOptions.intoConv = options.fuse;
+  fn.addPass(createFoldBatchNorm(bnOptions));
+  if (options.fuse)
     // MatMul + bias becomes one Gemm with the bias in its epilogue.
     fn.addPass(createFuseMatMulAdd());
-  }
   // Rewrites above create ops with known operands: settle their shapes.
   fn.addPass(createShapeInference());
 }

@@ -42,6 +42,35 @@ static bool tryFold(Operation *op, OpBuilder &b) {
   return true;
 }
 
+/// A graph output whose computed type contradicts the model's declaration
+/// (element type, rank, or a static dimension) means the model is not
+/// what it says: an error, not a silent answer of another shape.
+static LogicalResult checkDeclaredOutputs(func::FuncOp func,
+                                          TypeRange computed) {
+  for (auto [i, type] : llvm::enumerate(computed)) {
+    auto declared = func.getResultAttrOfType<TypeAttr>(
+        i, onnx::OnnxDialect::kDeclaredTypeAttr);
+    if (!declared)
+      continue;
+    auto want = cast<ShapedType>(declared.getValue());
+    auto got = cast<ShapedType>(type);
+    bool mismatch = want.getElementType() != got.getElementType();
+    if (want.hasRank() && got.hasRank()) {
+      mismatch |= want.getRank() != got.getRank();
+      for (auto [w, g] : llvm::zip(want.getShape(), got.getShape()))
+        mismatch |= !ShapedType::isDynamic(w) && !ShapedType::isDynamic(g) && w != g;
+    }
+    if (!mismatch)
+      continue;
+    auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
+    return func.emitError() << "graph output '"
+                            << (name ? name.getValue() : StringRef("?"))
+                            << "' is declared as " << want << " but computes "
+                            << got;
+  }
+  return success();
+}
+
 struct ShapeInferencePass
     : onnxcc::impl::ShapeInferenceBase<ShapeInferencePass> {
   void runOnOperation() override {
@@ -71,6 +100,8 @@ struct ShapeInferencePass
       tryFold(op, b);
     }
     Operation *ret = func.getBody().front().getTerminator();
+    if (failed(checkDeclaredOutputs(func, ret->getOperandTypes())))
+      return signalPassFailure();
     func.setFunctionType(FunctionType::get(
         func.getContext(), func.getArgumentTypes(), ret->getOperandTypes()));
   }

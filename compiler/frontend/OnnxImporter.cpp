@@ -82,16 +82,51 @@ graphInputs(const ::onnx::GraphProto &g) {
   return out;
 }
 
+std::string unnamedDimName(StringRef input, int axis) {
+  return (input + ":" + Twine(axis)).str();
+}
+
+/// The name a dimension is pinned by: its dim_param, or "input:axis" for a
+/// dynamic dimension without one (skl2onnx leaves dim_param empty).
+static std::string dimName(const ::onnx::TensorShapeProto::Dimension &d,
+                           StringRef input, int axis) {
+  if (d.has_dim_param() && !d.dim_param().empty())
+    return d.dim_param();
+  return unnamedDimName(input, axis);
+}
+
 std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model) {
   std::vector<SymbolicDim> out;
   auto inputs = graphInputs(model.graph());
   for (size_t k = 0; k < inputs.size(); ++k) {
     const auto &shape = inputs[k]->type().tensor_type().shape();
     for (int i = 0; i < shape.dim_size(); ++i)
-      if (shape.dim(i).has_dim_param())
-        out.push_back({shape.dim(i).dim_param(), inputs[k]->name(), (int)k, i});
+      if (!shape.dim(i).has_dim_value())
+        out.push_back({dimName(shape.dim(i), inputs[k]->name(), i),
+                       inputs[k]->name(), (int)k, i});
   }
   return out;
+}
+
+/// The tensor type a graph output declares, with dim_params and unknown
+/// dims dynamic (unranked without a shape); null when it declares no
+/// usable element type (declaring one is optional).
+static Type declaredType(MLIRContext *ctx, const ::onnx::ValueInfoProto &v) {
+  if (!v.type().has_tensor_type())
+    return {};
+  const auto &tt = v.type().tensor_type();
+  Type et = elementTypeFor(ctx, tt.elem_type());
+  if (!et)
+    return {};
+  if (!tt.has_shape() || tt.shape().dim_size() > kMaxRank)
+    return UnrankedTensorType::get(et);
+  SmallVector<int64_t> dims;
+  for (const auto &d : tt.shape().dim())
+    dims.push_back(d.has_dim_value() && d.dim_value() >= 0 &&
+                           d.dim_value() <= kMaxDim
+                       ? d.dim_value()
+                       : ShapedType::kDynamic);
+  return RankedTensorType::get(dims, et);
 }
 
 namespace {
@@ -185,6 +220,12 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
       ok = false;
       continue;
     }
+    if (!tt.has_shape()) {
+      emitError(loc) << "graph input '" << in->name()
+                     << "' has no shape (onnxcc compiles ranked inputs)";
+      ok = false;
+      continue;
+    }
     if (tt.shape().dim_size() > kMaxRank) {
       emitError(loc) << "graph input '" << in->name() << "' has rank "
                      << tt.shape().dim_size() << ", more than the limit of "
@@ -204,11 +245,14 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
           dimsOk = false;
         }
         dims.push_back(d.dim_value());
-      } else if (d.has_dim_param() && options.dims.count(d.dim_param())) {
-        dims.push_back(options.dims.at(d.dim_param()));
+      } else if (auto it = options.dims.find(dimName(d, in->name(), i));
+                 it != options.dims.end()) {
+        dims.push_back(it->second);
+      } else if (auto it = options.dims.find(unnamedDimName(in->name(), i));
+                 it != options.dims.end()) {
+        dims.push_back(it->second); // a named dim pinned by position
       } else {
-        unbound.push_back((d.has_dim_param() ? d.dim_param() : "<unnamed>") +
-                          " (" + where + ")");
+        unbound.push_back(dimName(d, in->name(), i) + " (" + where + ")");
         dims.push_back(ShapedType::kDynamic);
       }
     }
@@ -377,6 +421,11 @@ OwningOpRef<ModuleOp> Importer::run() {
   func.setFunctionType(b.getFunctionType(*argTypes, TypeRange(results)));
   for (int i = 0; i < graph.output_size(); ++i)
     func.setResultAttr(i, "onnx.name", b.getStringAttr(graph.output(i).name()));
+  // What the model says its outputs are, checked once shapes are known.
+  for (int i = 0; i < graph.output_size(); ++i)
+    if (Type declared = declaredType(&ctx, graph.output(i)))
+      func.setResultAttr(i, onnx::OnnxDialect::kDeclaredTypeAttr,
+                         TypeAttr::get(declared));
   return module;
 }
 

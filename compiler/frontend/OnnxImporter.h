@@ -38,7 +38,8 @@ std::unique_ptr<LoadedModel> parseModel(mlir::MLIRContext &ctx,
 std::vector<const ::onnx::ValueInfoProto *>
 graphInputs(const ::onnx::GraphProto &graph);
 
-/// A symbolic (dim_param) dimension of a graph input.
+/// A dynamic dimension of a graph input. `name` is its dim_param, or
+/// "input:axis" (unnamedDimName) when it has none; --dim accepts both.
 struct SymbolicDim {
   std::string name;
   std::string input; ///< the input's name
@@ -46,6 +47,8 @@ struct SymbolicDim {
   int index;         ///< the dimension
 };
 std::vector<SymbolicDim> listSymbolicDims(const ::onnx::ModelProto &model);
+/// "input:axis", the name of a dynamic dimension without a dim_param.
+std::string unnamedDimName(llvm::StringRef input, int axis);
 
 struct ImportOptions {
   /// Values for symbolic dimensions (--dim NAME=VALUE).

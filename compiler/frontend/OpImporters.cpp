@@ -270,14 +270,24 @@ static LogicalResult importBatchNorm(NodeContext &n) {
 static LogicalResult importSoftmax(NodeContext &n) {
   if (failed(arity(n, 1, 1)))
     return failure();
-  int64_t axis = n.getInt("axis", n.opset < 13 ? 1 : -1);
-  // Before opset 13 Softmax flattened to 2-D around `axis`; that equals the
-  // per-axis form only when `axis` is the last one, which inference checks.
-  if (n.opset < 13 && axis != -1)
-    return n.error("Softmax before opset 13 is supported only with axis=-1, got "
-                   "axis=" + Twine(axis));
-  n.results.push_back(o::SoftmaxOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), axis));
+  Value x = n.operand(0);
+  if (n.opset >= 13) {
+    n.results.push_back(o::SoftmaxOp::create(n.builder, n.loc, n.unrankedLike(x),
+                                             x, n.getInt("axis", -1)));
+    return success();
+  }
+  // Before opset 13 Softmax ran over all dimensions from `axis` on, as if
+  // the input were flattened to 2-D there: Flatten, Softmax over the last
+  // dimension, and Reshape back to the input's shape.
+  Type i64 = n.builder.getI64Type();
+  Value flat = o::FlattenOp::create(n.builder, n.loc, n.unrankedLike(x), x,
+                                    n.getInt("axis", 1));
+  Value soft =
+      o::SoftmaxOp::create(n.builder, n.loc, n.unrankedLike(x), flat, -1);
+  Value shape = o::ShapeOp::create(n.builder, n.loc, n.unranked(i64), x,
+                                   /*start=*/0, /*end=*/IntegerAttr());
+  n.results.push_back(o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(x),
+                                           soft, shape, /*allowzero=*/0));
   return success();
 }
 

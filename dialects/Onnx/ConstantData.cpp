@@ -47,6 +47,16 @@ static std::optional<ArrayRef<char>> rawView(ElementsAttr attr, bool &isSplat) {
 template <typename Out>
 static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
   Type et = attr.getElementType();
+  // Booleans are packed bits in a dense attribute: read them by value.
+  if (et.isInteger(1)) {
+    auto dense = dyn_cast<DenseElementsAttr>(attr);
+    if (!dense)
+      return false;
+    out.clear();
+    for (bool b : dense.getValues<bool>())
+      out.push_back(b ? 1 : 0);
+    return true;
+  }
   int64_t width = layoutBytes(et);
   bool isSplat;
   auto raw = rawView(attr, isSplat);

@@ -22,6 +22,13 @@ def Onnx_Dialect : Dialect {
   }];
   let cppNamespace = "::onnxcc::onnx";
   let hasConstantMaterializer = 1;
+  let extraClassDeclaration = [{
+    /// On a function result: the type the model declares for that graph
+    /// output (dim_params and unknown dims dynamic), checked against the
+    /// inferred one by --onnxcc-shape-inference.
+    static constexpr ::llvm::StringLiteral kDeclaredTypeAttr =
+        "onnx.declared_type";
+  }];
 }
 
 #endif // ONNXCC_ONNX_DIALECT

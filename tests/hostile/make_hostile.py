@@ -420,6 +420,16 @@ for bad, arr in [("s", np.ones(3, np.float32)), ("m", np.ones((4, 1), np.float32
           model([helper.make_node("BatchNormalization", ["x", "s", "b", "m", "v"], ["y"], name="bn")],
                 [x1422], [vi("y", None)], list(params.values())),
           r"bn \(BatchNormalization\): (scale|mean|variance) must have shape \[4\] \(one value per channel\)")
+error("declared_output_shape_differs",
+      model([helper.make_node("Relu", ["x"], ["y"], name="r")], [vi("x", [1, 4])], [vi("y", [1, 5])]),
+      r"graph output 'y' is declared as 'tensor<1x5xf32>' but computes 'tensor<1x4xf32>'")
+error("declared_output_type_differs",
+      model([helper.make_node("Relu", ["x"], ["y"], name="r")], [vi("x", [1, 4])], [vi("y", [1, 4], TensorProto.INT64)]),
+      r"graph output 'y' is declared as 'tensor<1x4xi64>' but computes 'tensor<1x4xf32>'")
+no_shape = helper.make_tensor_value_info("x", FLOAT, None)
+error("input_without_shape",
+      model([helper.make_node("Relu", ["x"], ["y"], name="r")], [no_shape], [vi("y", None)]),
+      r"graph input 'x' has no shape \(onnxcc compiles ranked inputs\)")
 error("clip_attrs_in_opset_17",
       model([helper.make_node("Clip", ["x"], ["y"], name="clip0", min=0.0, max=6.0)], [xs], [vi("y", None)]),
       r"clip0 \(Clip\): min/max attributes are not defined for Clip in opset 17")

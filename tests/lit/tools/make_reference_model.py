@@ -1,0 +1,78 @@
+"""Writes one small model and its onnxruntime reference into argv[2], in the
+backend-test layout `onnxcc verify` reads (model.onnx,
+test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
+
+  conv_bn          Conv -> BatchNormalization -> Relu -> BatchNormalization
+                   (one folds into the Conv, the other is a scale and shift)
+  softmax_opset11  Softmax of opset 11 with its default axis=1 on a 3-D input:
+                   the old flatten-to-2-D semantics, not per-axis
+  unnamed_dim      an input whose batch dim has neither dim_value nor
+                   dim_param, as skl2onnx writes it (data set at batch 3)
+  cast_bool        Cast of constants 0.5, 2.0, 0.0, -1e-30, NaN to BOOL and
+                   back: every nonzero value is true
+"""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+name, out = sys.argv[1], sys.argv[2]
+rng = np.random.default_rng(7)
+F = TensorProto.FLOAT
+
+
+def vi(n, shape):
+    return helper.make_tensor_value_info(n, F, shape)
+
+
+def const(n, a):
+    return numpy_helper.from_array(np.asarray(a), n)
+
+
+def model(nodes, inputs, outputs, inits, opset=17):
+    m = helper.make_model(helper.make_graph(nodes, name, inputs, outputs, inits),
+                          opset_imports=[helper.make_opsetid("", opset)])
+    m.ir_version = 8
+    return m
+
+
+if name == "conv_bn":
+    c = 4
+    bn = lambda p: [const(p + k, rng.uniform(0.5, 1.5, c).astype(np.float32)) for k in "sbmv"]
+    m = model([helper.make_node("Conv", ["x", "w"], ["c"], name="conv", pads=[1, 1, 1, 1]),
+               helper.make_node("BatchNormalization", ["c", "1s", "1b", "1m", "1v"], ["b1"], name="bn1"),
+               helper.make_node("Relu", ["b1"], ["r"], name="relu"),
+               helper.make_node("BatchNormalization", ["r", "2s", "2b", "2m", "2v"], ["y"], name="bn2")],
+              [vi("x", [1, 3, 6, 6])], [vi("y", [1, c, 6, 6])],
+              [const("w", rng.standard_normal((c, 3, 3, 3)).astype(np.float32))] + bn("1") + bn("2"))
+    feeds = {"x": rng.standard_normal((1, 3, 6, 6)).astype(np.float32)}
+elif name == "softmax_opset11":
+    m = model([helper.make_node("Softmax", ["x"], ["y"], name="softmax")],
+              [vi("x", [2, 3, 4])], [vi("y", [2, 3, 4])], [], opset=11)
+    feeds = {"x": rng.standard_normal((2, 3, 4)).astype(np.float32)}
+elif name == "unnamed_dim":
+    x, y = vi("x", [None, 4]), vi("y", [None, 4])  # neither dim_value nor dim_param
+    m = model([helper.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y], [])
+    feeds = {"x": rng.standard_normal((3, 4)).astype(np.float32)}
+elif name == "cast_bool":
+    vals = np.array([0.5, 2.0, 0.0, -1e-30, np.nan], np.float32)
+    m = model([helper.make_node("Cast", ["k"], ["b"], name="to_bool", to=TensorProto.BOOL),
+               helper.make_node("Cast", ["b"], ["f"], name="to_float", to=F),
+               helper.make_node("Add", ["x", "f"], ["y"], name="add")],
+              [vi("x", [5])], [vi("y", [5])], [const("k", vals)])
+    feeds = {"x": rng.standard_normal(5).astype(np.float32)}
+else:
+    sys.exit(f"unknown model {name}")
+
+os.makedirs(os.path.join(out, "test_data_set_0"), exist_ok=True)
+onnx.save(m, os.path.join(out, "model.onnx"))
+sess = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+results = sess.run(None, feeds)
+for i, (k, v) in enumerate(feeds.items()):
+    onnx.save_tensor(numpy_helper.from_array(v, k), os.path.join(out, "test_data_set_0", f"input_{i}.pb"))
+for i, v in enumerate(results):
+    onnx.save_tensor(numpy_helper.from_array(v, m.graph.output[i].name),
+                     os.path.join(out, "test_data_set_0", f"output_{i}.pb"))
