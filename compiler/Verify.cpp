@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify.h"
 
+#include "compiler/Compare.h"
 #include "compiler/Compile.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/frontend/TensorImport.h"
@@ -136,177 +137,231 @@ double seconds(std::chrono::steady_clock::time_point since) {
 }
 } // namespace
 
-int runVerify(const VerifyRequest &req) {
-  std::string modelPath = joinPath(req.modelDir, "model.onnx");
-  MLIRContext ctx;
-  initContext(ctx);
-  OneLineDiagnostics diags(ctx);
-  auto model = loadModel(ctx, modelPath);
-  if (!model)
-    return 1;
-  std::vector<DataSet> sets;
-  std::string error;
-  if (!readDataSets(req.modelDir, sets, error))
-    return fail(req.modelDir, error);
+namespace {
+/// One `onnxcc verify` run: the model, its data sets grouped by the symbolic
+/// dims each pins, and the tools to build and run the generated code.
+class Verifier {
+public:
+  explicit Verifier(const VerifyRequest &req) : req(req), diags(ctx) {
+    initContext(ctx);
+  }
+  int run();
 
+private:
+  LogicalResult groupDataSets();
+  LogicalResult findTools();
+  /// Compiles for one binding of the symbolic dims and builds the harness;
+  /// returns the program's path.
+  FailureOr<std::string> build(const std::map<std::string, int64_t> &dims,
+                               const std::string &dir);
+  /// Runs one data set; returns whether every output matched.
+  FailureOr<bool> runDataSet(const DataSet &set, const std::string &dir,
+                             const std::string &exe);
+  bool compareOutput(const DataSet &set, size_t o, StringRef gotPath);
+
+  const VerifyRequest &req;
+  MLIRContext ctx;
+  OneLineDiagnostics diags;
+  std::string modelPath;
+  std::unique_ptr<LoadedModel> model;
+  std::vector<DataSet> sets;
+  size_t numInputs = 0;
+  std::map<std::map<std::string, int64_t>, std::vector<size_t>> groups;
+  std::string workDir, cxx, cxxPath, wrapperPath;
+  std::vector<std::string> wrapper;
+};
+} // namespace
+
+LogicalResult Verifier::groupDataSets() {
   // Pin free symbolic dims from each data set's input shapes.
   auto symbolic = listSymbolicDims(model->proto);
-  size_t numInputs = graphInputs(model->proto.graph()).size();
-  std::map<std::map<std::string, int64_t>, std::vector<size_t>> groups;
+  numInputs = graphInputs(model->proto.graph()).size();
   for (size_t s = 0; s < sets.size(); ++s) {
-    if (sets[s].inputs.size() != numInputs || sets[s].outputs.empty())
-      return fail(sets[s].dir, "has " + std::to_string(sets[s].inputs.size()) +
-                                   " inputs and " + std::to_string(sets[s].outputs.size()) +
-                                   " outputs; the model takes " +
-                                   std::to_string(numInputs) + " inputs");
+    if (sets[s].inputs.size() != numInputs || sets[s].outputs.empty()) {
+      fail(sets[s].dir, "has " + std::to_string(sets[s].inputs.size()) +
+                            " inputs and " + std::to_string(sets[s].outputs.size()) +
+                            " outputs; the model takes " +
+                            std::to_string(numInputs) + " inputs");
+      return failure();
+    }
     std::map<std::string, int64_t> dims = req.dims;
     for (const SymbolicDim &d : symbolic) {
       if (req.dims.count(d.name))
         continue;
       const auto &t = sets[s].inputs[d.inputIndex];
-      if (d.index >= t.dims_size())
-        return fail(sets[s].dir, "input '" + d.input + "' has rank " +
-                                     std::to_string(t.dims_size()));
+      if (d.index >= t.dims_size()) {
+        fail(sets[s].dir, "input '" + d.input + "' has rank " +
+                              std::to_string(t.dims_size()));
+        return failure();
+      }
       dims[d.name] = t.dims(d.index);
     }
     groups[dims].push_back(s);
   }
+  return success();
+}
 
-  std::string workDir = req.workDir;
+LogicalResult Verifier::findTools() {
+  workDir = req.workDir;
   if (workDir.empty()) {
     SmallString<128> tmp;
     if (llvm::sys::fs::createUniqueDirectory("onnxcc-verify", tmp))
-      return fail(req.modelDir, "cannot create a temporary directory");
+      return fail(req.modelDir, "cannot create a temporary directory"), failure();
     workDir = std::string(tmp);
   }
-  std::string cxx = req.cxx;
+  cxx = req.cxx;
   if (cxx.empty())
     cxx = getenv("CXX") ? getenv("CXX") : "c++";
-  auto cxxPath = llvm::sys::findProgramByName(cxx);
-  if (!cxxPath)
-    return fail(req.modelDir, "C++ compiler '" + cxx + "' not found");
+  auto found = llvm::sys::findProgramByName(cxx);
+  if (!found)
+    return fail(req.modelDir, "C++ compiler '" + cxx + "' not found"), failure();
+  cxxPath = *found;
   // The built program runs directly or through the wrapper (an emulator).
-  std::vector<std::string> wrapper = words(req.execWrapper);
-  std::string wrapperPath;
+  wrapper = words(req.execWrapper);
   if (!wrapper.empty()) {
-    auto found = llvm::sys::findProgramByName(wrapper[0]);
-    if (!found)
+    auto w = llvm::sys::findProgramByName(wrapper[0]);
+    if (!w)
       return fail(req.modelDir, "--exec-wrapper program '" + wrapper[0] +
-                                    "' not found");
-    wrapperPath = *found;
+                                    "' not found"),
+             failure();
+    wrapperPath = *w;
   }
+  return success();
+}
 
+FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dims,
+                                       const std::string &dir) {
+  std::string binding;
+  for (auto &[k, v] : dims)
+    binding += (binding.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  CompileRequest creq;
+  creq.dims = dims;
+  creq.name = "model";
+  creq.outDir = dir;
+  creq.commandLine = req.commandLine;
+  creq.fuse = req.fuse;
+  auto t0 = std::chrono::steady_clock::now();
+  if (failed(compileModel(ctx, *model, creq)))
+    return failure();
+  double compileSeconds = seconds(t0);
+  std::string harness = joinPath(dir, "harness.cpp");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(harness, ec);
+    os << harnessSource("model", numInputs, model->proto.graph().output_size());
+  }
+  t0 = std::chrono::steady_clock::now();
+  std::string exe = joinPath(dir, "harness"), error;
+  std::vector<std::string> cmd{cxx, "-std=c++17"};
+  llvm::append_range(cmd, words(req.cxxFlags));
+  cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
+                         joinPath(dir, "model.cpp"), joinPath(dir, "model_weights.S"),
+                         "-o", exe});
+  if (int rc = onnxcc::run(cxxPath, cmd, error)) {
+    fail(dir, "building the generated code failed (" + cxx + " exit " +
+                  std::to_string(rc) + ")" + (error.empty() ? "" : ": " + error));
+    return failure();
+  }
+  llvm::outs() << "compiled " << messageText(modelPath, 1024)
+               << (binding.empty() ? "" : " [" + messageText(binding, 1024) + "]")
+               << ": onnxcc " << llvm::format("%.2f", compileSeconds) << " s, "
+               << cxx << " " << llvm::format("%.2f", seconds(t0)) << " s\n";
+  return exe;
+}
+
+bool Verifier::compareOutput(const DataSet &set, size_t o, StringRef gotPath) {
+  std::string err;
+  std::string where = joinPath(set.dir, "output_" + Twine(o) + ".pb");
+  auto type = tensorTypeOf(&ctx, set.outputs[o], err);
+  std::vector<char> ref;
+  ExternalData external{set.dir, {}};
+  if (!type || !readTensorBytes(set.outputs[o], external, type, ref, err))
+    return fail(where, err), false;
+  auto got = llvm::MemoryBuffer::getFile(gotPath);
+  if (!got || (*got)->getBufferSize() != ref.size())
+    return fail(set.dir, "output " + std::to_string(o) + " has " +
+                             std::to_string(got ? (*got)->getBufferSize() : 0) +
+                             " bytes, reference has " + std::to_string(ref.size())),
+           false;
+  ArrayRef<char> gotBytes((*got)->getBufferStart(), (*got)->getBufferSize());
+  Comparison c = compareTensors(type.getElementType(), gotBytes, ref, req.atol,
+                                req.rtol);
+  bool ok = c.mismatches == 0;
+  llvm::outs() << llvm::sys::path::filename(set.dir) << " output " << o << " '"
+               << messageText(set.outputs[o].name()) << "' (" << c.count
+               << " values): max abs err " << llvm::format("%.3g", c.maxAbs)
+               << ", max rel err " << llvm::format("%.3g", c.maxRel)
+               << (ok ? "  ok" : "  MISMATCH");
+  if (!ok)
+    llvm::outs() << " (" << c.mismatches << " values out of tolerance; worst at index "
+                 << c.worst << ": got " << c.gotWorst << ", expected "
+                 << c.wantWorst << ")";
+  llvm::outs() << "\n";
+  return ok;
+}
+
+FailureOr<bool> Verifier::runDataSet(const DataSet &set, const std::string &dir,
+                                     const std::string &exe) {
+  std::vector<std::string> args = wrapper;
+  size_t firstOutput = args.size() + 1 + set.inputs.size();
+  args.push_back(exe);
+  for (size_t i = 0; i < set.inputs.size(); ++i) {
+    std::string err;
+    auto type = tensorTypeOf(&ctx, set.inputs[i], err);
+    std::vector<char> bytes;
+    ExternalData external{set.dir, {}};
+    if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
+      return fail(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err), failure();
+    std::string path = joinPath(dir, "in" + Twine(i) + ".bin");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os.write(bytes.data(), bytes.size());
+    args.push_back(path);
+  }
+  for (size_t o = 0; o < set.outputs.size(); ++o)
+    args.push_back(joinPath(dir, "out" + Twine(o) + ".bin"));
+  std::string error;
+  if (int rc = onnxcc::run(wrapper.empty() ? exe : wrapperPath, args, error))
+    return fail(set.dir, "the generated program failed (exit " +
+                             std::to_string(rc) + ")" +
+                             (rc == 3 ? ": input size does not match the model" : "")),
+           failure();
+  bool ok = true;
+  for (size_t o = 0; o < set.outputs.size(); ++o)
+    ok &= compareOutput(set, o, args[firstOutput + o]);
+  return ok;
+}
+
+int Verifier::run() {
+  modelPath = joinPath(req.modelDir, "model.onnx");
+  model = loadModel(ctx, modelPath);
+  if (!model)
+    return 1;
+  std::string error;
+  if (!readDataSets(req.modelDir, sets, error))
+    return fail(req.modelDir, error);
+  if (failed(groupDataSets()) || failed(findTools()))
+    return 1;
   bool allOk = true;
   int groupIndex = 0;
   for (auto &[dims, members] : groups) {
     std::string dir = joinPath(workDir, "shape" + Twine(groupIndex++));
-    std::string binding;
-    for (auto &[k, v] : dims)
-      binding += (binding.empty() ? "" : ",") + k + "=" + std::to_string(v);
-    CompileRequest creq;
-    creq.dims = dims;
-    creq.name = "model";
-    creq.outDir = dir;
-    creq.commandLine = req.commandLine;
-    creq.fuse = req.fuse;
-    auto t0 = std::chrono::steady_clock::now();
-    if (failed(compileModel(ctx, *model, creq)))
+    FailureOr<std::string> exe = build(dims, dir);
+    if (failed(exe))
       return 1;
-    double compileSeconds = seconds(t0);
-    std::string harness = dir + "/harness.cpp";
-    {
-      std::error_code ec;
-      llvm::raw_fd_ostream os(harness, ec);
-      os << harnessSource("model", numInputs,
-                          model->proto.graph().output_size());
-    }
-    t0 = std::chrono::steady_clock::now();
-    std::string exe = dir + "/harness";
-    std::vector<std::string> cmd{cxx, "-std=c++17"};
-    llvm::append_range(cmd, words(req.cxxFlags));
-    cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
-                           dir + "/model.cpp", dir + "/model_weights.S", "-o", exe});
-    int rc = run(*cxxPath, cmd, error);
-    if (rc != 0)
-      return fail(dir, "building the generated code failed (" + cxx + " exit " +
-                           std::to_string(rc) + ")" + (error.empty() ? "" : ": " + error));
-    llvm::outs() << "compiled " << modelPath << (binding.empty() ? "" : " [" + binding + "]")
-                 << ": onnxcc " << llvm::format("%.2f", compileSeconds) << " s, "
-                 << cxx << " " << llvm::format("%.2f", seconds(t0)) << " s\n";
-
     for (size_t s : members) {
-      const DataSet &set = sets[s];
-      std::vector<std::string> args = wrapper;
-      size_t firstArg = args.size() + 1;
-      args.push_back(exe);
-      for (size_t i = 0; i < set.inputs.size(); ++i) {
-        std::string err;
-        auto type = tensorTypeOf(&ctx, set.inputs[i], err);
-        std::vector<char> bytes;
-        ExternalData external{set.dir, {}};
-        if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
-          return fail(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err);
-        std::string path = dir + "/in" + std::to_string(i) + ".bin";
-        std::error_code ec;
-        llvm::raw_fd_ostream os(path, ec);
-        os.write(bytes.data(), bytes.size());
-        args.push_back(path);
-      }
-      for (size_t o = 0; o < set.outputs.size(); ++o)
-        args.push_back(dir + "/out" + std::to_string(o) + ".bin");
-      if (int rc = run(wrapper.empty() ? exe : wrapperPath, args, error))
-        return fail(set.dir, "the generated program failed (exit " +
-                                 std::to_string(rc) + ")" +
-                                 (rc == 3 ? ": input size does not match the model" : ""));
-      for (size_t o = 0; o < set.outputs.size(); ++o) {
-        std::string err;
-        auto type = tensorTypeOf(&ctx, set.outputs[o], err);
-        std::vector<char> ref;
-        ExternalData external{set.dir, {}};
-        if (!type || !type.getElementType().isF32() ||
-            !readTensorBytes(set.outputs[o], external, type, ref, err))
-          return fail(joinPath(set.dir, "output_" + Twine(o) + ".pb"),
-                      err.empty() ? "only f32 outputs are compared" : err);
-        auto got = llvm::MemoryBuffer::getFile(args[firstArg + set.inputs.size() + o]);
-        if (!got || (*got)->getBufferSize() != ref.size())
-          return fail(set.dir, "output " + std::to_string(o) + " has " +
-                                   std::to_string(got ? (*got)->getBufferSize() : 0) +
-                                   " bytes, reference has " + std::to_string(ref.size()));
-        const float *g = reinterpret_cast<const float *>((*got)->getBufferStart());
-        const float *r = reinterpret_cast<const float *>(ref.data());
-        size_t n = ref.size() / 4, worst = 0, bad = 0;
-        double maxAbs = 0, maxRel = 0;
-        for (size_t i = 0; i < n; ++i) {
-          double diff = std::fabs((double)g[i] - r[i]);
-          if (std::isnan(g[i]) != std::isnan(r[i]))
-            diff = INFINITY;
-          double rel = diff / std::max(std::fabs((double)r[i]), 1e-30);
-          if (diff > maxAbs) {
-            maxAbs = diff;
-            worst = i;
-          }
-          maxRel = std::max(maxRel, rel);
-          if (!(diff <= req.atol + req.rtol * std::fabs((double)r[i])))
-            ++bad;
-        }
-        bool ok = bad == 0;
-        allOk &= ok;
-        llvm::outs() << llvm::sys::path::filename(set.dir) << " output " << o
-                     << " '" << messageText(set.outputs[o].name()) << "' (" << n
-                     << " values): max abs err "
-                     << llvm::format("%.3g", maxAbs) << ", max rel err "
-                     << llvm::format("%.3g", maxRel) << (ok ? "  ok" : "  MISMATCH");
-        if (!ok)
-          llvm::outs() << " (" << bad << " values out of tolerance; worst at index "
-                       << worst << ": got " << g[worst] << ", expected " << r[worst] << ")";
-        llvm::outs() << "\n";
-      }
+      FailureOr<bool> ok = runDataSet(sets[s], dir, *exe);
+      if (failed(ok))
+        return 1;
+      allOk &= *ok;
     }
   }
   if (req.workDir.empty())
     llvm::sys::fs::remove_directories(workDir);
-  llvm::outs() << (allOk ? "PASS " : "FAIL ") << req.modelDir << "\n";
+  llvm::outs() << (allOk ? "PASS " : "FAIL ") << messageText(req.modelDir, 1024) << "\n";
   return allOk ? 0 : 1;
 }
+
+int runVerify(const VerifyRequest &req) { return Verifier(req).run(); }
 
 } // namespace onnxcc

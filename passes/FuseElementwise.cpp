@@ -90,8 +90,10 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
   if (ew.getInputs().size() != 1)
     return false;
   Operation *producer = ew.getInputs()[0].getDefiningOp();
+  // Epilogues run on SIMD batches inside the GEMM tiles.
   if (!producer || !isa<k::GemmOp, k::Conv2dOp>(producer) ||
-      !producer->hasOneUse() || producer->getResult(0).getType() != ew.getType())
+      !producer->hasOneUse() || producer->getResult(0).getType() != ew.getType() ||
+      !k::isVectorizableBody(ew.getBody().front()))
     return false;
   Region &epilogue = producer->getRegion(0);
   Location loc = fusedNodeLocation(b.getContext(), {producer->getLoc(), ew.getLoc()});

@@ -16,7 +16,11 @@
 #include "passes/Passes.h"
 
 #include "mlir/IR/Builders.h"
+#include "dialects/Onnx/ConstantData.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/Hashing.h"
+#include <deque>
+#include <unordered_map>
 
 namespace onnxcc {
 #define GEN_PASS_DEF_PLANMEMORY
@@ -31,7 +35,7 @@ namespace {
 
 int64_t bytesOf(Value v) {
   auto t = cast<ShapedType>(v.getType());
-  return t.getNumElements() * ((t.getElementTypeBitWidth() + 7) / 8);
+  return t.getNumElements() * elementBytes(t.getElementType());
 }
 
 /// Where a value's storage is: inside `parent` at `offset` bytes, or its
@@ -51,11 +55,11 @@ public:
   int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0, pairBytes = 0;
 
 private:
-  /// Results of kernel ops other than views own storage.
+  /// Results of kernel ops other than views and weights own storage.
   bool owns(Value v) {
     Operation *def = v.getDefiningOp();
     return def && isa<k::KernelDialect>(def->getDialect()) &&
-           !isa<k::ViewOp>(def);
+           !isa<k::ViewOp, k::WeightOp>(def);
   }
   Value root(Value v) {
     while (auto view = v.getDefiningOp<k::ViewOp>())
@@ -190,17 +194,28 @@ void Planner::assignOffsets() {
   for (auto [i, conv] : llvm::enumerate(scratchOps))
     conv->setAttr(k::KernelDialect::kScratchAttr,
                   b.getI64IntegerAttr(plan.offsets[order.size() + i]));
+  // Per result of each op: the buffer it lives in and the offset there.
+  llvm::DenseMap<Operation *, std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> plans;
   for (Value v : owned) {
     int64_t off;
     Value t = top(v, off);
     Operation *def = v.getDefiningOp();
-    if (homes.count(t) && homes[t].output >= 0) {
-      def->setAttr(k::KernelDialect::kOutputAttr, b.getI64IntegerAttr(homes[t].output));
-      def->setAttr(k::KernelDialect::kOffsetAttr, b.getI64IntegerAttr(off));
-    } else {
-      def->setAttr(k::KernelDialect::kOffsetAttr,
-                   b.getI64IntegerAttr(topOffset[t] + off));
+    auto &[buffers, offsets] = plans[def];
+    if (buffers.empty()) {
+      buffers.assign(def->getNumResults(), -1);
+      offsets.assign(def->getNumResults(), 0);
     }
+    unsigned r = cast<OpResult>(v).getResultNumber();
+    if (homes.count(t) && homes[t].output >= 0) {
+      buffers[r] = homes[t].output;
+      offsets[r] = off;
+    } else {
+      offsets[r] = topOffset[t] + off;
+    }
+  }
+  for (auto &[op, plan] : plans) {
+    op->setAttr(k::KernelDialect::kBuffersAttr, b.getDenseI64ArrayAttr(plan.first));
+    op->setAttr(k::KernelDialect::kOffsetsAttr, b.getDenseI64ArrayAttr(plan.second));
   }
 }
 
@@ -224,6 +239,67 @@ void Planner::run() {
   placeConcats();
   placeInPlaceElementwise();
   assignOffsets();
+}
+
+/// Weights up to this size are compared by content; larger ones only by
+/// identity (the same initializer), so that planning never reads (and, for
+/// mapped external data, never pages in) megabytes of weights.
+constexpr size_t kDedupeBytes = size_t(1) << 20;
+
+/// Gives every kernel.weight its place in the weight blob: 64-byte aligned,
+/// in program order, with identical contents (same type, same bytes)
+/// sharing one place. Returns the blob's size, or failure for a constant
+/// without a byte layout.
+FailureOr<int64_t> planWeights(func::FuncOp func) {
+  struct Placed {
+    Type type;
+    ArrayRef<char> bytes;
+    int64_t offset;
+  };
+  std::unordered_map<size_t, SmallVector<Placed, 1>> byHash;
+  llvm::DenseMap<Attribute, int64_t> byAttr;
+  std::deque<std::vector<char>> copies; // bytes of constants not in memory
+  int64_t total = 0;
+  Builder b(func.getContext());
+  WalkResult walk = func.walk([&](k::WeightOp w) {
+    ElementsAttr value = w.getValue();
+    if (auto it = byAttr.find(value); it != byAttr.end()) {
+      w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(it->second));
+      return WalkResult::advance();
+    }
+    ArrayRef<char> bytes;
+    if (auto raw = rawBytes(value)) {
+      bytes = *raw;
+    } else {
+      copies.emplace_back();
+      if (!appendRawBytes(value, copies.back())) {
+        w.emitError() << "cannot lay out constant " << value.getType();
+        return WalkResult::interrupt();
+      }
+      bytes = copies.back();
+    }
+    int64_t offset = alignTo(total, 64);
+    if (bytes.size() <= kDedupeBytes) {
+      size_t hash = llvm::hash_combine(
+          w.getType().getAsOpaquePointer(),
+          llvm::hash_value(StringRef(bytes.data(), bytes.size())));
+      auto &same = byHash[hash];
+      for (const Placed &p : same)
+        if (p.type == w.getType() && p.bytes == bytes) {
+          w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(p.offset));
+          byAttr[value] = p.offset;
+          return WalkResult::advance();
+        }
+      same.push_back({w.getType(), bytes, offset});
+    }
+    byAttr[value] = offset;
+    total = offset + bytes.size();
+    w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(offset));
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return total;
 }
 
 struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
@@ -253,6 +329,9 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     });
     if (scratch.wasInterrupted())
       return signalPassFailure();
+    FailureOr<int64_t> blobBytes = planWeights(func);
+    if (failed(blobBytes))
+      return signalPassFailure();
     Planner planner(func, alignment);
     planner.run();
     if (planner.arenaBytes > kMaxTensorBytes) {
@@ -264,6 +343,8 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     Builder b(module.getContext());
     module->setAttr(k::KernelDialect::kWorkspaceAttr,
                     b.getI64IntegerAttr(planner.arenaBytes));
+    module->setAttr(k::KernelDialect::kBlobBytesAttr,
+                    b.getI64IntegerAttr(*blobBytes));
     module->setAttr(k::KernelDialect::kUnplannedAttr,
                     b.getI64IntegerAttr(planner.totalBytes));
     module->setAttr(k::KernelDialect::kPeakLiveAttr,

@@ -1,24 +1,19 @@
 //===- CppEmitter.cpp - kernel dialect to C++ -----------------------------===//
 //
-// Prepare, then print: the pipeline decided every buffer's home; this file
-// only turns each kernel op into one call of a runtime-support template
-// with its shapes as template arguments (MLIR's TranslateToCpp layout: a
-// TypeSwitch over ops, one printer per op).
+// Prepare, then print: the pipeline decided every buffer's home and every
+// weight's place; this file prints the files around predict() (the
+// header with the typed API, the weight blob, the C entry points) and
+// KernelPrinters.cpp prints the calls inside it. The emitter reads only
+// the kernel dialect (and func/arith/math in bodies) and never changes
+// the IR.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/CppEmitter.h"
 
-#include "codegen/cpu/ScalarBodyEmitter.h"
-#include "dialects/Kernel/KernelOps.h"
+#include "codegen/cpu/Emitter.h"
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/InertText.h"
-#include "dialects/Onnx/NodeLocation.h"
-#include "dialects/Onnx/OnnxOps.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Support/IndentedOstream.h"
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/StringSet.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/Path.h"
 
 using namespace mlir;
@@ -28,15 +23,6 @@ namespace onnxcc {
 
 static constexpr const char *kVersion = "0.1.0";
 
-static std::string cppElementType(Type t) {
-  if (t.isF32()) return "float";
-  if (t.isF64()) return "double";
-  if (t.isInteger(64)) return "std::int64_t";
-  if (t.isInteger(32)) return "std::int32_t";
-  if (t.isInteger(8)) return t.isUnsignedInteger() ? "std::uint8_t" : "std::int8_t";
-  return "";
-}
-
 /// "[1][784]" for the C array declarator of a shape.
 static std::string arrayDims(ArrayRef<int64_t> shape) {
   std::string s;
@@ -44,82 +30,6 @@ static std::string arrayDims(ArrayRef<int64_t> shape) {
     s += "[" + std::to_string(d) + "]";
   return s;
 }
-
-/// "{1, 784}" for a constexpr shape array.
-static std::string braceList(ArrayRef<int64_t> values) {
-  std::string s = "{";
-  for (size_t i = 0; i < values.size(); ++i)
-    s += (i ? ", " : "") + std::to_string(values[i]);
-  return s + "}";
-}
-
-namespace {
-/// A graph input or output as the generated API presents it.
-struct Port {
-  bool isInput;
-  unsigned index;
-  std::string onnxName; ///< the tensor's name in the model (untrusted)
-  std::string name;     ///< its C++ parameter name ("in_input", "out_y_2")
-  ShapedType type;
-
-  std::string element() const { return cppElementType(type.getElementType()); }
-  /// The array typedef in the header: Input0, Output1.
-  std::string typeName() const {
-    return (isInput ? "Input" : "Output") + std::to_string(index);
-  }
-  /// The byte pointer predict() derives from the parameter: p_in0, p_out1.
-  /// Parameters start with in_/out_, so these never collide with them.
-  std::string bytes() const {
-    return (isInput ? "p_in" : "p_out") + std::to_string(index);
-  }
-  /// "const Input0 &input" in predict().
-  std::string cppParam() const {
-    return (isInput ? "const " : "") + typeName() + " &" + name;
-  }
-  /// "const float *input" in the C entry point.
-  std::string cParam() const {
-    return (isInput ? "const " : "") + element() + " *" + name;
-  }
-};
-
-class Emitter {
-public:
-  Emitter(ModuleOp module, const EmitOptions &options, EmittedModel &out)
-      : module(module), options(options), out(out) {}
-  LogicalResult run();
-
-private:
-  LogicalResult collectWeights(func::FuncOp func);
-  void emitHeader(func::FuncOp func);
-  LogicalResult emitSource(func::FuncOp func);
-  LogicalResult emitOp(raw_indented_ostream &os, Operation *op);
-  LogicalResult emitGemm(raw_indented_ostream &os, k::GemmOp op);
-  LogicalResult emitConv(raw_indented_ostream &os, k::Conv2dOp op);
-  LogicalResult emitPool(raw_indented_ostream &os, k::Pool2dOp op);
-  LogicalResult emitElementwise(raw_indented_ostream &os, k::ElementwiseOp op);
-  LogicalResult emitConcat(raw_indented_ostream &os, k::ConcatOp op);
-  void emitReturn(raw_indented_ostream &os, func::ReturnOp op);
-  std::string ptr(Value v);
-  std::string epilogue(Region &r);
-  std::string banner();
-  std::string planComment();
-  LogicalResult collectPorts(func::FuncOp func);
-  /// `fn(port)` for every port, joined by ", ".
-  template <typename Fn> std::string joinPorts(Fn fn) const {
-    SmallVector<std::string> parts;
-    for (const Port &p : ports)
-      parts.push_back(fn(p));
-    return llvm::join(parts, ", ");
-  }
-
-  ModuleOp module;
-  const EmitOptions &options;
-  EmittedModel &out;
-  llvm::DenseMap<Operation *, int64_t> weightOffset;
-  SmallVector<Port> ports; ///< inputs, then outputs
-  unsigned numInputs = 0;
-};
-} // namespace
 
 std::string Emitter::banner() {
   std::string opset = "?", producer;
@@ -136,255 +46,32 @@ std::string Emitter::banner() {
          commentText(options.commandLine, /*maxBytes=*/1024) + "\n";
 }
 
-/// The C++ expression of a value's storage.
-std::string Emitter::ptr(Value v) {
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return "onnxcc::rt::at<float>(" + ports[arg.getArgNumber()].bytes() + ", 0)";
-  Operation *def = v.getDefiningOp();
-  if (auto view = dyn_cast<k::ViewOp>(def))
-    return ptr(view.getInput());
-  if (weightOffset.count(def))
-    return "onnxcc::rt::at<float>(wt, " + std::to_string(weightOffset[def]) + ")";
-  auto offset = def->getAttrOfType<IntegerAttr>(k::KernelDialect::kOffsetAttr);
-  int64_t off = offset ? offset.getInt() : 0;
-  if (auto output = def->getAttrOfType<IntegerAttr>(k::KernelDialect::kOutputAttr))
-    return "onnxcc::rt::at<float>(" + ports[numInputs + output.getInt()].bytes() + ", " +
-           std::to_string(off) + ")";
-  return "onnxcc::rt::at<float>(ws, " + std::to_string(off) + ")";
-}
-
 LogicalResult Emitter::collectWeights(func::FuncOp func) {
-  for (Operation &op : func.getBody().front()) {
-    if (!op.hasTrait<OpTrait::ConstantLike>() || op.use_empty())
-      continue;
-    auto attr = dyn_cast<ElementsAttr>(cast<onnx::ConstantOp>(op).getValue());
-    if (!attr.getElementType().isF32())
-      return op.emitError() << "cannot emit a constant of type "
-                            << attr.getType() << " used at run time";
-    if (auto raw = rawBytes(attr)) {
-      weightOffset[&op] = out.weights.appendRef(*raw);
-      continue;
+  // The planner placed every weight (identical ones share a place); a
+  // piece is written once per distinct offset.
+  llvm::DenseSet<int64_t> placed;
+  WalkResult walk = func.walk([&](k::WeightOp w) {
+    auto offset = w->getAttrOfType<IntegerAttr>(k::KernelDialect::kBlobOffsetAttr);
+    if (!offset) {
+      w.emitError() << "internal error: the weight has no place in the blob "
+                       "(run --onnxcc-plan-memory before emission)";
+      return WalkResult::interrupt();
+    }
+    if (!placed.insert(offset.getInt()).second)
+      return WalkResult::advance();
+    if (auto raw = rawBytes(w.getValue())) {
+      out.weights.place(offset.getInt(), *raw);
+      return WalkResult::advance();
     }
     std::vector<char> bytes;
-    if (!appendRawBytes(attr, bytes))
-      return op.emitError() << "cannot serialise constant " << attr.getType();
-    weightOffset[&op] = out.weights.appendCopy(std::move(bytes));
-  }
-  return success();
-}
-
-std::string Emitter::epilogue(Region &r) {
-  if (r.empty())
-    return "onnxcc::rt::identity{}";
-  return emitScalarLambda(r.front());
-}
-
-LogicalResult Emitter::emitGemm(raw_indented_ostream &os, k::GemmOp op) {
-  auto a = cast<ShapedType>(op.getA().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  int64_t m = y[0], n = y[1], kk = op.getTransA() ? a[0] : a[1];
-  int64_t rs = 0, cs = 0;
-  if (op.getC()) {
-    auto c = cast<ShapedType>(op.getC().getType()).getShape();
-    if (c.size() == 1)
-      cs = c[0] == 1 ? 0 : 1;
-    else if (c.size() == 2) {
-      cs = c[1] == 1 ? 0 : 1;
-      rs = c[0] == 1 ? 0 : c[1];
+    if (!appendRawBytes(w.getValue(), bytes)) {
+      w.emitError() << "cannot serialise constant " << w.getType();
+      return WalkResult::interrupt();
     }
-  }
-  os << "onnxcc::rt::gemm<" << m << ", " << n << ", " << kk << ", "
-     << (op.getTransA() ? "true" : "false") << ", "
-     << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
-     << (op.getC() ? "true" : "false") << ">(\n    " << ptr(op.getA()) << ", "
-     << ptr(op.getB()) << ",\n    " << (op.getC() ? ptr(op.getC()) : "nullptr")
-     << ", " << formatFloat(op.getAlpha().convertToFloat()) << ", "
-     << formatFloat(op.getBeta().convertToFloat()) << ", " << ptr(op.getResult())
-     << ",\n    " << epilogue(op.getEpilogue()) << ");\n";
-  return success();
-}
-
-LogicalResult Emitter::emitConv(raw_indented_ostream &os, k::Conv2dOp op) {
-  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
-  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
-  os << "onnxcc::rt::conv2d<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
-     << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
-     << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
-     << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
-     << op.getGroup() << ">>(\n    " << ptr(op.getInput()) << ", "
-     << ptr(op.getWeight()) << ", " << ptr(op.getBias()) << ",\n    "
-     << ptr(op.getResult()) << ", ";
-  if (auto scratch = op->getAttrOfType<IntegerAttr>(k::KernelDialect::kScratchAttr))
-    os << "onnxcc::rt::at<float>(ws, " << scratch.getInt() << ")";
-  else
-    os << "nullptr";
-  os << ",\n    " << epilogue(op.getEpilogue()) << ");\n";
-  return success();
-}
-
-LogicalResult Emitter::emitPool(raw_indented_ostream &os, k::Pool2dOp op) {
-  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  auto kk = op.getKernelShape(), p = op.getPads(), s = op.getStrides(),
-       d = op.getDilations();
-  bool isMax = op.getKind() == "max";
-  os << "onnxcc::rt::" << (isMax ? "max_pool2d<" : "avg_pool2d<") << x[0] * x[1]
-     << ", " << x[2] << ", " << x[3] << ", " << y[2] << ", " << y[3] << ", "
-     << kk[0] << ", " << kk[1] << ", " << s[0] << ", " << s[1] << ", " << p[0]
-     << ", " << p[1] << ", " << p[2] << ", " << p[3] << ", " << d[0] << ", "
-     << d[1];
-  if (!isMax)
-    os << ", " << (op.getCountIncludePad() ? "true" : "false");
-  os << ">(" << ptr(op.getInput()) << ", " << ptr(op.getResult()) << ");\n";
-  return success();
-}
-
-LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
-                                       k::ElementwiseOp op) {
-  auto outType = cast<ShapedType>(op.getType());
-  auto shape = outType.getShape();
-  bool simple = llvm::all_of(op.getInputs(), [&](Value v) {
-    auto t = cast<ShapedType>(v.getType());
-    return t.getShape() == shape || t.getNumElements() == 1;
+    out.weights.placeCopy(offset.getInt(), std::move(bytes));
+    return WalkResult::advance();
   });
-  std::string lambda = emitScalarLambda(op.getBody().front());
-  if (simple) {
-    os << "onnxcc::rt::map<" << outType.getNumElements() << ">(" << ptr(op.getResult())
-       << ",\n    " << lambda;
-    for (Value v : op.getInputs())
-      os << ",\n    onnxcc::rt::"
-         << (cast<ShapedType>(v.getType()).getShape() == shape ? "dense_in{"
-                                                               : "splat_in{")
-         << ptr(v) << "}";
-    os << ");\n";
-    return success();
-  }
-  int64_t rank = shape.size();
-  os << "{\n";
-  os.indent();
-  os << "static constexpr int64_t shape[" << rank << "] = " << braceList(shape)
-     << ";\n";
-  os << "onnxcc::rt::map_strided<" << rank << ">(shape, " << ptr(op.getResult())
-     << ",\n    " << lambda;
-  for (Value v : op.getInputs()) {
-    auto in = cast<ShapedType>(v.getType()).getShape();
-    SmallVector<int64_t> strides(rank, 0);
-    int64_t stride = 1;
-    for (int64_t dIn = (int64_t)in.size() - 1; dIn >= 0; --dIn) {
-      int64_t dOut = dIn + rank - in.size();
-      strides[dOut] = in[dIn] == 1 ? 0 : stride;
-      stride *= in[dIn];
-    }
-    os << ",\n    onnxcc::rt::strided_in<" << rank << ">{" << ptr(v) << ", "
-       << braceList(strides) << "}";
-  }
-  os << ");\n";
-  os.unindent();
-  os << "}\n";
-  return success();
-}
-
-LogicalResult Emitter::emitConcat(raw_indented_ostream &os, k::ConcatOp op) {
-  if (op->hasAttr(k::KernelDialect::kInPlaceAttr)) {
-    os << "// planned in place: the inputs were written into their slices\n";
-    return success();
-  }
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  int64_t axis = op.getAxis(), outer = 1, innerUnit = 1;
-  for (int64_t d = 0; d < axis; ++d)
-    outer *= y[d];
-  for (int64_t d = axis + 1; d < (int64_t)y.size(); ++d)
-    innerUnit *= y[d];
-  int64_t outInner = y[axis] * innerUnit, offset = 0;
-  for (Value v : op.getInputs()) {
-    int64_t inner = cast<ShapedType>(v.getType()).getDimSize(axis) * innerUnit;
-    os << "onnxcc::rt::concat_part<" << outer << ", " << inner << ", " << outInner
-       << ">(" << ptr(v) << ", " << ptr(op.getResult()) << " + " << offset
-       << ");\n";
-    offset += inner;
-  }
-  return success();
-}
-
-void Emitter::emitReturn(raw_indented_ostream &os, func::ReturnOp op) {
-  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
-    std::string src = ptr(v);
-    const Port &port = ports[numInputs + i];
-    std::string dst = "onnxcc::rt::at<float>(" + port.bytes() + ", 0)";
-    if (src == dst)
-      continue;
-    os << "// graph output " << i << " is not computed in place: copy it\n";
-    os << "onnxcc::rt::copy<" << cast<ShapedType>(v.getType()).getNumElements() * 4
-       << ">(" << src << ", " << port.bytes() << ");\n";
-  }
-}
-
-LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
-  if (op->hasTrait<OpTrait::ConstantLike>() || isa<k::ViewOp>(op))
-    return success();
-  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
-    emitReturn(os, ret);
-    return success();
-  }
-  SmallVector<std::string> names;
-  for (const ModelPosition &p : modelPositions(op->getLoc()))
-    if (!p.name.empty())
-      names.push_back(p.describe(commentText));
-  if (int64_t more = omittedPositions(op->getLoc()))
-    names.push_back("(" + std::to_string(more) + " more nodes)");
-  os << "// " << (names.empty() ? op->getName().getStringRef().str()
-                                : llvm::join(names, " + "))
-     << "\n";
-  return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](k::GemmOp o) { return emitGemm(os, o); })
-      .Case([&](k::Conv2dOp o) { return emitConv(os, o); })
-      .Case([&](k::Pool2dOp o) { return emitPool(os, o); })
-      .Case([&](k::ElementwiseOp o) { return emitElementwise(os, o); })
-      .Case([&](k::ConcatOp o) { return emitConcat(os, o); })
-      .Case([&](k::GlobalAvgPoolOp o) {
-        auto x = cast<ShapedType>(o.getInput().getType()).getShape();
-        int64_t spatial = 1;
-        for (size_t d = 2; d < x.size(); ++d)
-          spatial *= x[d];
-        os << "onnxcc::rt::global_avg_pool<" << x[0] * x[1] << ", " << spatial
-           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
-        return success();
-      })
-      .Case([&](k::SoftmaxOp o) {
-        auto x = cast<ShapedType>(o.getType()).getShape();
-        int64_t axis = o.getAxis(), outer = 1, inner = 1;
-        for (int64_t d = 0; d < axis; ++d)
-          outer *= x[d];
-        for (int64_t d = axis + 1; d < (int64_t)x.size(); ++d)
-          inner *= x[d];
-        os << "onnxcc::rt::softmax<" << outer << ", " << x[axis] << ", " << inner
-           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
-        return success();
-      })
-      .Case([&](k::TransposeOp o) {
-        auto in = cast<ShapedType>(o.getInput().getType()).getShape();
-        auto y = cast<ShapedType>(o.getType()).getShape();
-        SmallVector<int64_t> inStrides(in.size(), 1), strides;
-        for (int64_t d = (int64_t)in.size() - 2; d >= 0; --d)
-          inStrides[d] = inStrides[d + 1] * in[d + 1];
-        for (int64_t p : o.getPerm())
-          strides.push_back(inStrides[p]);
-        os << "{\n";
-        os.indent();
-        os << "static constexpr int64_t shape[] = " << braceList(y) << ";\n";
-        os << "static constexpr int64_t strides[] = " << braceList(strides) << ";\n";
-        os << "onnxcc::rt::transpose<" << y.size() << ">(shape, strides, "
-           << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
-        os.unindent();
-        os << "}\n";
-        return success();
-      })
-      .Default([&](Operation *other) {
-        return other->emitError() << "the C++ emitter has no printer for '"
-                                  << other->getName() << "'";
-      });
+  return failure(walk.wasInterrupted());
 }
 
 void Emitter::emitHeader(func::FuncOp func) {
@@ -395,8 +82,13 @@ void Emitter::emitHeader(func::FuncOp func) {
   int64_t ws = 0;
   if (auto a = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr))
     ws = a.getInt();
+  // 16-bit float ports need the runtime's storage types.
+  bool halves = llvm::any_of(ports, [](const Port &p) {
+    return p.type.getElementType().isF16() || p.type.getElementType().isBF16();
+  });
   os << banner() << "#ifndef " << guard << "\n#define " << guard << "\n\n"
-     << "#include <cstddef>\n#include <cstdint>\n\n"
+     << "#include <cstddef>\n#include <cstdint>\n"
+     << (halves ? "\n#include \"onnxcc/types.h\"\n" : "") << "\n"
      << "namespace " << n << " {\n\n"
      << "/// Bytes of scratch memory predict() needs (the planned arena).\n"
      << "inline constexpr std::size_t kWorkspaceBytes = " << ws << ";\n"
@@ -544,7 +236,7 @@ LogicalResult Emitter::run() {
   if (failed(collectPorts(func)) || failed(collectWeights(func)))
     return failure();
   emitHeader(func);
-  if (failed(emitSource(func)))
+  if (failed(emitSource(func)) || unplanned)
     return failure();
   const std::string &n = options.name;
   out.assembly = "/* Generated by onnxcc " + std::string(kVersion) +
@@ -562,29 +254,21 @@ LogicalResult Emitter::run() {
   return success();
 }
 
-uint64_t WeightBlob::align() {
-  total = (total + 63) / 64 * 64;
-  return total;
-}
-
-uint64_t WeightBlob::appendRef(ArrayRef<char> bytes) {
-  uint64_t offset = align();
+void WeightBlob::place(uint64_t offset, ArrayRef<char> bytes) {
   pieces.push_back({offset, bytes, {}});
-  total += bytes.size();
-  return offset;
+  total = std::max<uint64_t>(total, offset + bytes.size());
 }
 
-uint64_t WeightBlob::appendCopy(std::vector<char> bytes) {
-  uint64_t offset = align();
-  total += bytes.size();
+void WeightBlob::placeCopy(uint64_t offset, std::vector<char> bytes) {
+  total = std::max<uint64_t>(total, offset + bytes.size());
   pieces.push_back({offset, {}, std::move(bytes)});
-  return offset;
 }
 
 void WeightBlob::write(llvm::raw_ostream &os,
                        function_ref<void(ArrayRef<char>)> written) const {
   // Large weights go out in chunks, each reported once flushed.
   constexpr size_t kChunk = size_t(64) << 20;
+  // Pieces arrive in program order, which the planner laid out by offset.
   uint64_t at = 0;
   for (const Piece &p : pieces) {
     os.write_zeros(p.offset - at);

@@ -16,16 +16,16 @@ struct EmitOptions {
   std::string commandLine; ///< flags that shaped the output
 };
 
-/// The weight blob as pieces at 64-byte aligned offsets. Pieces point into
-/// the parsed model (or mapped external data) where they can, so that
-/// megabytes of weights are not copied; the driver streams them out.
+/// The weight blob as pieces at the offsets the planner chose
+/// (kernel.blob_offset), in increasing order. Pieces point into the parsed
+/// model (or mapped external data) where they can, so that megabytes of
+/// weights are not copied; the driver streams them out.
 class WeightBlob {
 public:
-  /// Appends `bytes` at the next 64-byte boundary; `bytes` must outlive
-  /// the blob. Returns the offset.
-  uint64_t appendRef(llvm::ArrayRef<char> bytes);
-  /// Appends a copy of `bytes` (converted or expanded constants).
-  uint64_t appendCopy(std::vector<char> bytes);
+  /// Places `bytes` at `offset`; `bytes` must outlive the blob.
+  void place(uint64_t offset, llvm::ArrayRef<char> bytes);
+  /// Places a copy of `bytes` (converted or expanded constants).
+  void placeCopy(uint64_t offset, std::vector<char> bytes);
   uint64_t size() const { return total; }
   /// Writes the blob, zero-filling the alignment gaps. `written`, if set,
   /// is told of each stretch of model bytes once it has left `os`, so the
@@ -39,7 +39,6 @@ private:
     llvm::ArrayRef<char> ref;   ///< empty when `owned` holds the bytes
     std::vector<char> owned;
   };
-  uint64_t align();
   std::vector<Piece> pieces;
   uint64_t total = 0;
 };

@@ -171,9 +171,9 @@ LogicalResult Importer::readOpset() {
       opset = op.version();
   if (opset <= 0)
     return emitError(modelLoc) << "the model imports no ai.onnx opset";
-  if (opset > 23)
+  if (opset > kMaxOpset)
     return emitError(modelLoc) << "opset " << opset
-                               << " is newer than the supported 23";
+                               << " is newer than the supported " << kMaxOpset;
   return success();
 }
 

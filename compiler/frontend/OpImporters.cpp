@@ -8,6 +8,7 @@
 #include "compiler/frontend/OpImporters.h"
 
 #include "compiler/frontend/TensorImport.h"
+#include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -132,59 +133,20 @@ LogicalResult NodeContext::checkAttributes() const {
                " in opset " + Twine(opset));
 }
 
-/// Checks the number of inputs the node gives (omitted optional ones count).
-static LogicalResult arity(NodeContext &n, unsigned min, unsigned max) {
-  unsigned got = n.operands.size();
+LogicalResult NodeContext::arity(unsigned min, unsigned max) const {
+  unsigned got = operands.size();
   if (got < min || got > max)
-    return n.error("expects " + Twine(min) +
-                   (min == max ? "" : " to " + Twine(max)) + " inputs, got " +
-                   Twine(got));
+    return error("expects " + Twine(min) +
+                 (min == max ? "" : " to " + Twine(max)) + " inputs, got " +
+                 Twine(got));
   for (unsigned i = 0; i < min; ++i)
-    if (!n.operands[i])
-      return n.error("required input " + Twine(i) + " is empty");
-  return success();
-}
-
-template <typename OpTy>
-static LogicalResult unary(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
-    return failure();
-  n.results.push_back(OpTy::create(n.builder, n.loc, n.unrankedLike(n.operand(0)),
-                                   n.operand(0)));
-  return success();
-}
-
-template <typename OpTy>
-static LogicalResult binary(NodeContext &n) {
-  if (failed(arity(n, 2, 2)))
-    return failure();
-  n.results.push_back(OpTy::create(n.builder, n.loc, n.unrankedLike(n.operand(0)),
-                                   n.operand(0), n.operand(1)));
-  return success();
-}
-
-static LogicalResult importClip(NodeContext &n) {
-  if (failed(arity(n, 1, 3)))
-    return failure();
-  Value lo = n.operand(1), hi = n.operand(2);
-  if (n.opset < 11) { // bounds were attributes before opset 11
-    if (n.has("min"))
-      lo = n.f32Scalar(n.getFloat("min", 0));
-    if (n.has("max"))
-      hi = n.f32Scalar(n.getFloat("max", 0));
-  } else if (n.has("min") || n.has("max")) {
-    // Ignoring them would silently change the result.
-    return n.error("min/max attributes are not defined for Clip in opset " +
-                   Twine(n.opset) + " (bounds are inputs since opset 11)");
-  }
-  n.results.push_back(o::ClipOp::create(n.builder, n.loc,
-                                        n.unrankedLike(n.operand(0)),
-                                        n.operand(0), lo, hi));
+    if (!operands[i])
+      return error("required input " + Twine(i) + " is empty");
   return success();
 }
 
 static LogicalResult importGemm(NodeContext &n) {
-  if (failed(arity(n, 2, 3)))
+  if (failed(n.arity(2, 3)))
     return failure();
   n.results.push_back(o::GemmOp::create(
       n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
@@ -197,7 +159,12 @@ static LogicalResult importGemm(NodeContext &n) {
 }
 
 static LogicalResult importMatMul(NodeContext &n) {
-  return binary<o::MatMulOp>(n);
+  if (failed(n.arity(2, 2)))
+    return failure();
+  n.results.push_back(o::MatMulOp::create(n.builder, n.loc,
+                                          n.unrankedLike(n.operand(0)),
+                                          n.operand(0), n.operand(1)));
+  return success();
 }
 
 /// kernel_shape, pads, strides and dilations with ONNX's defaults.
@@ -227,7 +194,7 @@ static FailureOr<Window> readWindow(NodeContext &n, Value weight) {
 }
 
 static LogicalResult importConv(NodeContext &n) {
-  if (failed(arity(n, 2, 3)))
+  if (failed(n.arity(2, 3)))
     return failure();
   auto w = readWindow(n, n.operand(1));
   if (failed(w))
@@ -241,7 +208,7 @@ static LogicalResult importConv(NodeContext &n) {
 
 template <typename OpTy>
 static LogicalResult importPool(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
+  if (failed(n.arity(1, 1)))
     return failure();
   if (n.node.output_size() > 1)
     return n.error("the optional Indices output is not supported");
@@ -256,7 +223,7 @@ static LogicalResult importPool(NodeContext &n) {
 }
 
 static LogicalResult importBatchNorm(NodeContext &n) {
-  if (failed(arity(n, 5, 5)))
+  if (failed(n.arity(5, 5)))
     return failure();
   if (n.node.output_size() > 1)
     return n.error("training-mode outputs (running mean/var) are not supported");
@@ -268,7 +235,7 @@ static LogicalResult importBatchNorm(NodeContext &n) {
 }
 
 static LogicalResult importSoftmax(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
+  if (failed(n.arity(1, 1)))
     return failure();
   Value x = n.operand(0);
   if (n.opset >= 13) {
@@ -292,11 +259,15 @@ static LogicalResult importSoftmax(NodeContext &n) {
 }
 
 static LogicalResult importGlobalAveragePool(NodeContext &n) {
-  return unary<o::GlobalAveragePoolOp>(n);
+  if (failed(n.arity(1, 1)))
+    return failure();
+  n.results.push_back(o::GlobalAveragePoolOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
+  return success();
 }
 
 static LogicalResult importShape(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
+  if (failed(n.arity(1, 1)))
     return failure();
   IntegerAttr end;
   if (n.has("end"))
@@ -309,7 +280,7 @@ static LogicalResult importShape(NodeContext &n) {
 }
 
 static LogicalResult importGather(NodeContext &n) {
-  if (failed(arity(n, 2, 2)))
+  if (failed(n.arity(2, 2)))
     return failure();
   n.results.push_back(o::GatherOp::create(n.builder, n.loc,
                                           n.unrankedLike(n.operand(0)),
@@ -332,10 +303,10 @@ static LogicalResult importConcat(NodeContext &n) {
 static LogicalResult importReshape(NodeContext &n) {
   Value shape = n.operand(1);
   if (n.opset < 5) {
-    if (failed(arity(n, 1, 1)))
+    if (failed(n.arity(1, 1)))
       return failure();
     shape = n.i64Constant(n.getInts("shape"));
-  } else if (failed(arity(n, 2, 2))) {
+  } else if (failed(n.arity(2, 2))) {
     return failure();
   }
   n.results.push_back(o::ReshapeOp::create(n.builder, n.loc,
@@ -346,7 +317,7 @@ static LogicalResult importReshape(NodeContext &n) {
 }
 
 static LogicalResult importFlatten(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
+  if (failed(n.arity(1, 1)))
     return failure();
   n.results.push_back(o::FlattenOp::create(n.builder, n.loc,
                                            n.unrankedLike(n.operand(0)),
@@ -357,10 +328,10 @@ static LogicalResult importFlatten(NodeContext &n) {
 static LogicalResult importUnsqueeze(NodeContext &n) {
   Value axes = n.operand(1);
   if (n.opset < 13) { // axes was an attribute before opset 13
-    if (failed(arity(n, 1, 1)))
+    if (failed(n.arity(1, 1)))
       return failure();
     axes = n.i64Constant(n.getInts("axes"));
-  } else if (failed(arity(n, 2, 2))) {
+  } else if (failed(n.arity(2, 2))) {
     return failure();
   }
   n.results.push_back(o::UnsqueezeOp::create(n.builder, n.loc,
@@ -372,11 +343,11 @@ static LogicalResult importUnsqueeze(NodeContext &n) {
 static LogicalResult importSqueeze(NodeContext &n) {
   Value axes = n.operand(1);
   if (n.opset < 13) {
-    if (failed(arity(n, 1, 1)))
+    if (failed(n.arity(1, 1)))
       return failure();
     if (n.has("axes"))
       axes = n.i64Constant(n.getInts("axes"));
-  } else if (failed(arity(n, 1, 2))) {
+  } else if (failed(n.arity(1, 2))) {
     return failure();
   }
   n.results.push_back(o::SqueezeOp::create(n.builder, n.loc,
@@ -386,7 +357,7 @@ static LogicalResult importSqueeze(NodeContext &n) {
 }
 
 static LogicalResult importTranspose(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
+  if (failed(n.arity(1, 1)))
     return failure();
   n.results.push_back(o::TransposeOp::create(n.builder, n.loc,
                                              n.unrankedLike(n.operand(0)),
@@ -394,20 +365,8 @@ static LogicalResult importTranspose(NodeContext &n) {
   return success();
 }
 
-static LogicalResult importCast(NodeContext &n) {
-  if (failed(arity(n, 1, 1)))
-    return failure();
-  int64_t to = n.getInt("to", 0);
-  Type et = elementTypeFor(n.builder.getContext(), to);
-  if (!et)
-    return n.error("cannot cast to " + onnxTypeName(to));
-  n.results.push_back(o::CastOp::create(n.builder, n.loc, n.unranked(et),
-                                        n.operand(0), et));
-  return success();
-}
-
 static LogicalResult importConstant(NodeContext &n) {
-  if (failed(arity(n, 0, 0)))
+  if (failed(n.arity(0, 0)))
     return failure();
   Builder &b = n.builder;
   ElementsAttr value;
@@ -445,51 +404,63 @@ static LogicalResult importConstant(NodeContext &n) {
 }
 
 /// Dropout in inference is the identity on its first output.
-static LogicalResult importIdentityLike(NodeContext &n) {
-  if (n.operands.empty() || !n.operand(0))
-    return n.error("expects an input");
+static LogicalResult importIdentity(NodeContext &n) {
+  if (failed(n.arity(1, 1)))
+    return failure();
+  n.results.push_back(o::IdentityOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
+  return success();
+}
+
+/// Dropout at inference is the identity on its first output. In training
+/// mode (an attribute before opset 12, the third input since) it is random,
+/// and its mask output says where: both are refused.
+static LogicalResult importDropout(NodeContext &n) {
+  if (failed(n.arity(1, 3)))
+    return failure();
   if (n.node.output_size() > 1 && !n.node.output(1).empty())
     return n.error("the mask output of Dropout is not supported");
+  if (n.has("is_test") && n.getInt("is_test", 1) == 0) // before opset 7
+    return n.error("Dropout in training mode (random) is not supported");
+  if (Value training = n.operand(2)) {
+    std::vector<int64_t> mode;
+    ElementsAttr e = getConstantElements(training);
+    if (!e || !readAsInt64s(e, mode) || mode.size() != 1)
+      return n.error("Dropout's training_mode must be a constant");
+    if (mode[0])
+      return n.error("Dropout in training mode (random) is not supported");
+  }
   n.results.push_back(o::IdentityOp::create(
       n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
   return success();
 }
 
 const llvm::StringMap<OpImportFn> &opImporters() {
-  static const llvm::StringMap<OpImportFn> table = {
-      {"Abs", unary<o::AbsOp>},
-      {"Add", binary<o::AddOp>},
-      {"AveragePool", importPool<o::AveragePoolOp>},
-      {"BatchNormalization", importBatchNorm},
-      {"Cast", importCast},
-      {"Clip", importClip},
-      {"Concat", importConcat},
-      {"Constant", importConstant},
-      {"Conv", importConv},
-      {"Div", binary<o::DivOp>},
-      {"Dropout", importIdentityLike},
-      {"Exp", unary<o::ExpOp>},
-      {"Flatten", importFlatten},
-      {"Gather", importGather},
-      {"Gemm", importGemm},
-      {"GlobalAveragePool", importGlobalAveragePool},
-      {"Identity", importIdentityLike},
-      {"MatMul", importMatMul},
-      {"MaxPool", importPool<o::MaxPoolOp>},
-      {"Mul", binary<o::MulOp>},
-      {"Neg", unary<o::NegOp>},
-      {"Relu", unary<o::ReluOp>},
-      {"Reshape", importReshape},
-      {"Shape", importShape},
-      {"Sigmoid", unary<o::SigmoidOp>},
-      {"Softmax", importSoftmax},
-      {"Sqrt", unary<o::SqrtOp>},
-      {"Squeeze", importSqueeze},
-      {"Sub", binary<o::SubOp>},
-      {"Tanh", unary<o::TanhOp>},
-      {"Transpose", importTranspose},
-      {"Unsqueeze", importUnsqueeze},
-  };
+  static const llvm::StringMap<OpImportFn> table = [] {
+    llvm::StringMap<OpImportFn> t = {
+        {"AveragePool", importPool<o::AveragePoolOp>},
+        {"BatchNormalization", importBatchNorm},
+        {"Concat", importConcat},
+        {"Constant", importConstant},
+        {"Conv", importConv},
+        {"Dropout", importDropout},
+        {"Flatten", importFlatten},
+        {"Gather", importGather},
+        {"Gemm", importGemm},
+        {"GlobalAveragePool", importGlobalAveragePool},
+        {"Identity", importIdentity},
+        {"MatMul", importMatMul},
+        {"MaxPool", importPool<o::MaxPoolOp>},
+        {"Reshape", importReshape},
+        {"Shape", importShape},
+        {"Softmax", importSoftmax},
+        {"Squeeze", importSqueeze},
+        {"Transpose", importTranspose},
+        {"Unsqueeze", importUnsqueeze},
+    };
+    addElementwiseImporters(t);
+    return t;
+  }();
   return table;
 }
 

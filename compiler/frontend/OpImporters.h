@@ -47,6 +47,9 @@ struct NodeContext {
   mlir::Value i64Constant(llvm::ArrayRef<int64_t> values) const;
   mlir::Value f32Scalar(float v) const;
   mlir::LogicalResult error(const llvm::Twine &message) const;
+  /// Checks the number of inputs the node gives (omitted optional ones
+  /// count) and that the first `min` are present.
+  mlir::LogicalResult arity(unsigned min, unsigned max) const;
   /// Fails if an attribute was read as the wrong type, or, naming them, if
   /// the node has attributes the builder never read and that could change
   /// the result: ignoring them would be a silent wrong answer (e.g.
@@ -59,6 +62,10 @@ using OpImportFn = mlir::LogicalResult (*)(NodeContext &);
 /// ONNX op type (default domain) -> builder. The only place where ONNX's
 /// CamelCase operator names appear.
 const llvm::StringMap<OpImportFn> &opImporters();
+
+/// The builders of one op family (ElementwiseImporters.cpp, ...), added to
+/// the table.
+void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

@@ -32,6 +32,10 @@ Type elementTypeFor(MLIRContext *ctx, int32_t t) {
   case ::onnx::TensorProto::INT16: return b.getI16Type();
   case ::onnx::TensorProto::INT8: return b.getI8Type();
   case ::onnx::TensorProto::UINT8: return b.getIntegerType(8, /*isSigned=*/false);
+  case ::onnx::TensorProto::UINT16: return b.getIntegerType(16, /*isSigned=*/false);
+  case ::onnx::TensorProto::UINT32: return b.getIntegerType(32, /*isSigned=*/false);
+  case ::onnx::TensorProto::UINT64: return b.getIntegerType(64, /*isSigned=*/false);
+  case ::onnx::TensorProto::BFLOAT16: return b.getBF16Type();
   case ::onnx::TensorProto::BOOL: return b.getI1Type();
   default: return {};
   }
@@ -249,12 +253,19 @@ bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
   case ::onnx::TensorProto::INT16:
     return copyFrom(t.int32_data(), [](int32_t v) { return int16_t(v); });
   case ::onnx::TensorProto::INT8:
-  case ::onnx::TensorProto::BOOL:
     return copyFrom(t.int32_data(), [](int32_t v) { return int8_t(v); });
+  case ::onnx::TensorProto::BOOL:
+    return copyFrom(t.int32_data(), [](int32_t v) { return uint8_t(v != 0); });
   case ::onnx::TensorProto::UINT8:
     return copyFrom(t.int32_data(), [](int32_t v) { return uint8_t(v); });
+  case ::onnx::TensorProto::UINT16:
   case ::onnx::TensorProto::FLOAT16:
+  case ::onnx::TensorProto::BFLOAT16: // the 16 bits, as in int32_data
     return copyFrom(t.int32_data(), [](int32_t v) { return uint16_t(v); });
+  case ::onnx::TensorProto::UINT32:
+    return copyFrom(t.uint64_data(), [](uint64_t v) { return uint32_t(v); });
+  case ::onnx::TensorProto::UINT64:
+    return copyFrom(t.uint64_data(), [](uint64_t v) { return v; });
   default:
     error = "tensor '" + t.name() + "' has unsupported element type " +
             onnxTypeName(t.data_type());

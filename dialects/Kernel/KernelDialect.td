@@ -20,10 +20,16 @@ def Kernel_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];
   let extraClassDeclaration = [{
-    /// Byte offset of a value's buffer in the workspace arena.
-    static constexpr ::llvm::StringLiteral kOffsetAttr = "kernel.offset";
-    /// Index of the graph output this op writes directly.
-    static constexpr ::llvm::StringLiteral kOutputAttr = "kernel.output";
+    /// Per result: the byte offset of its buffer inside the buffer that
+    /// kBuffersAttr names.
+    static constexpr ::llvm::StringLiteral kOffsetsAttr = "kernel.offsets";
+    /// Per result: -1 for the workspace arena, k for graph output k (the
+    /// result is computed in the caller's output buffer).
+    static constexpr ::llvm::StringLiteral kBuffersAttr = "kernel.buffers";
+    /// On kernel.weight: byte offset in the weight blob.
+    static constexpr ::llvm::StringLiteral kBlobOffsetAttr = "kernel.blob_offset";
+    /// Module attribute: bytes of the weight blob.
+    static constexpr ::llvm::StringLiteral kBlobBytesAttr = "kernel.blob_bytes";
     /// Byte offset of an op's temporary scratch buffer (im2col).
     static constexpr ::llvm::StringLiteral kScratchAttr = "kernel.scratch_offset";
     /// Set on a concat whose inputs were planned inside its result.

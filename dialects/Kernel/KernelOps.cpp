@@ -45,8 +45,46 @@ static LogicalResult verifyScalarBody(Operation *op, Region &region,
   return success();
 }
 
+Type onnxcc::kernel::computeType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  if (auto it = dyn_cast<IntegerType>(element))
+    if (!it.isSignless())
+      return IntegerType::get(element.getContext(), it.getWidth());
+  return element;
+}
+
+/// The compute type of a tensor value's elements.
 static Type elementOf(Value v) {
-  return cast<ShapedType>(v.getType()).getElementType();
+  return computeType(cast<ShapedType>(v.getType()).getElementType());
+}
+
+OpFoldResult WeightOp::fold(FoldAdaptor) { return getValue(); }
+
+bool onnxcc::kernel::isVectorizableBody(Block &body) {
+  auto f32OrMask = [](Type t) { return t.isF32() || t.isInteger(1); };
+  if (!llvm::all_of(body.getArgumentTypes(), [](Type t) { return t.isF32(); }))
+    return false;
+  for (Operation &op : body) {
+    if (isa<YieldOp>(op))
+      return op.getOperand(0).getType().isF32();
+    bool known = isa<arith::ConstantOp, arith::AddFOp, arith::SubFOp,
+                     arith::MulFOp, arith::DivFOp, arith::NegFOp,
+                     arith::RemFOp, arith::MaximumFOp, arith::MinimumFOp,
+                     arith::CmpFOp, arith::SelectOp, math::ExpOp, math::LogOp,
+                     math::Log1pOp, math::TanhOp, math::SqrtOp, math::AbsFOp,
+                     math::SinOp, math::CosOp, math::TanOp, math::AsinOp,
+                     math::AcosOp, math::AtanOp, math::SinhOp, math::CoshOp,
+                     math::AsinhOp, math::AcoshOp, math::AtanhOp, math::ErfOp,
+                     math::FloorOp, math::CeilOp, math::TruncOp,
+                     math::RoundEvenOp, math::PowFOp, math::CopySignOp>(op);
+    if (!known || !llvm::all_of(op.getResultTypes(), f32OrMask))
+      return false;
+    // A constant mask cannot be a batch: only f32 constants.
+    if (isa<arith::ConstantOp>(op) && !op.getResult(0).getType().isF32())
+      return false;
+  }
+  return false;
 }
 
 LogicalResult GemmOp::verify() {

@@ -16,4 +16,17 @@
 #define GET_OP_CLASSES
 #include "dialects/Kernel/KernelOps.h.inc"
 
+namespace onnxcc::kernel {
+/// The scalar type a fused body computes in for tensor elements of type
+/// `element`: f16 and bf16 compute in f32; integers are signless (an
+/// unsigned tensor's ops say how they read the bits); others are as is.
+mlir::Type computeType(mlir::Type element);
+
+/// Whether a scalar body runs on SIMD batches of f32 as well as on scalars:
+/// every argument and value is f32 (or the i1 of a float comparison) and
+/// every op has a batch form in runtime-support (scalar_ops.h). GEMM and
+/// convolution epilogues must be; elementwise loops use SIMD when they are.
+bool isVectorizableBody(mlir::Block &body);
+} // namespace onnxcc::kernel
+
 #endif // ONNXCC_DIALECTS_KERNEL_KERNELOPS_H

@@ -15,6 +15,24 @@ def StaticTensor : Type<And<[AnyRankedTensor.predicate,
                              CPred<"::llvm::cast<::mlir::ShapedType>($_self).hasStaticShape()">]>,
                         "statically shaped tensor">;
 
+def Kernel_WeightOp : Kernel_Op<"weight",
+    [ConstantLike, Pure, AllTypesMatch<["value", "output"]>]> {
+  let summary = "a constant tensor stored in the weight blob";
+  let description = [{
+    The kernel level's own constant, so that emitters read only this
+    dialect. The memory planner gives it `kernel.blob_offset`, its place in
+    the weight blob (identical contents share one place).
+
+    ```mlir
+    %w = kernel.weight dense_resource<w> : tensor<256x784xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
 def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator, ReturnLike]> {
   let summary = "yields the scalar result of an epilogue or elementwise body";
   let description = [{

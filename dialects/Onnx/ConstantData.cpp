@@ -109,6 +109,16 @@ std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
 }
 
 bool appendRawBytes(ElementsAttr attr, std::vector<char> &out) {
+  // Booleans are packed bits in a dense attribute; in memory a bool is a
+  // byte of 0 or 1.
+  if (attr.getElementType().isInteger(1)) {
+    auto dense = dyn_cast<DenseElementsAttr>(attr);
+    if (!dense)
+      return false;
+    for (bool b : dense.getValues<bool>())
+      out.push_back(b ? 1 : 0);
+    return true;
+  }
   bool isSplat;
   auto raw = rawView(attr, isSplat);
   int64_t width = layoutBytes(attr.getElementType());

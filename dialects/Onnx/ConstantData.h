@@ -31,8 +31,8 @@ bool readAsInt64s(mlir::ElementsAttr attr, std::vector<int64_t> &out);
 /// for splats and for element types without a byte layout (i1).
 std::optional<llvm::ArrayRef<char>> rawBytes(mlir::ElementsAttr attr);
 
-/// Writes the little-endian bytes of `attr` (splats expanded) into `out`.
-/// Returns false for element types without a byte layout (i1).
+/// Writes the little-endian bytes of `attr` (splats expanded, booleans one
+/// byte each) into `out`. Returns false for types it cannot lay out.
 bool appendRawBytes(mlir::ElementsAttr attr, std::vector<char> &out);
 
 /// Builds a constant attribute of `type` from doubles or int64s, converting

@@ -38,13 +38,6 @@ Operation *OnnxDialect::materializeConstant(OpBuilder &builder, Attribute value,
 // Shared inference helpers
 //===----------------------------------------------------------------------===//
 
-/// The static-or-dynamic shape of a ranked operand, or nullopt if unranked.
-static std::optional<ArrayRef<int64_t>> shapeOf(Value v) {
-  if (auto t = dyn_cast<RankedTensorType>(v.getType()))
-    return t.getShape();
-  return std::nullopt;
-}
-
 static Type elementOf(Value v) { return getElementTypeOrSelf(v.getType()); }
 
 static Type unranked(Type element) { return UnrankedTensorType::get(element); }
@@ -56,19 +49,6 @@ static LogicalResult pushShape(SmallVectorImpl<Type> &types,
     return failure();
   types.push_back(RankedTensorType::get(*shape, element));
   return success();
-}
-
-/// Result types are compatible when element types match and shapes may be
-/// equal: an op imported with an unranked result stays valid until the
-/// shape-inference pass refines it.
-static bool compatibleTypes(TypeRange l, TypeRange r) {
-  if (l.size() != r.size())
-    return false;
-  for (auto [a, b] : llvm::zip(l, r))
-    if (getElementTypeOrSelf(a) != getElementTypeOrSelf(b) ||
-        failed(verifyCompatibleShape(a, b)))
-      return false;
-  return true;
 }
 
 /// Reads a small constant i64 operand (Reshape's shape, Unsqueeze's axes).
@@ -85,51 +65,17 @@ static std::optional<std::vector<int64_t>> constInts(Value v) {
     return compatibleTypes(l, r);                                              \
   }
 
-//===----------------------------------------------------------------------===//
-// Elementwise
-//===----------------------------------------------------------------------===//
 
-#define ONNXCC_UNARY(Op)                                                       \
-  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location>,   \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    types.push_back(adaptor.getInput().getType());                             \
-    return success();                                                          \
-  }                                                                            \
-  ONNXCC_COMPATIBLE(Op)
-
-ONNXCC_UNARY(ReluOp)
-ONNXCC_UNARY(SigmoidOp)
-ONNXCC_UNARY(TanhOp)
-ONNXCC_UNARY(ExpOp)
-ONNXCC_UNARY(NegOp)
-ONNXCC_UNARY(AbsOp)
-ONNXCC_UNARY(SqrtOp)
-ONNXCC_UNARY(IdentityOp)
-ONNXCC_UNARY(ClipOp)
-ONNXCC_UNARY(SoftmaxOp)
-
-#define ONNXCC_BINARY(Op)                                                      \
-  LogicalResult Op::inferReturnTypes(MLIRContext *, std::optional<Location> l, \
-                                     Adaptor adaptor,                          \
-                                     SmallVectorImpl<Type> &types) {           \
-    Type et = elementOf(adaptor.getLhs());                                     \
-    if (et != elementOf(adaptor.getRhs()))                                     \
-      return emitOptionalError(l, "operand element types differ: ", et,        \
-                               " and ", elementOf(adaptor.getRhs()));          \
-    auto a = shapeOf(adaptor.getLhs()), b = shapeOf(adaptor.getRhs());         \
-    if (!a || !b) {                                                            \
-      types.push_back(unranked(et));                                           \
-      return success();                                                        \
-    }                                                                          \
-    return pushShape(types, inferBroadcastShape(l, *a, *b), et);               \
-  }                                                                            \
-  ONNXCC_COMPATIBLE(Op)
-
-ONNXCC_BINARY(AddOp)
-ONNXCC_BINARY(SubOp)
-ONNXCC_BINARY(MulOp)
-ONNXCC_BINARY(DivOp)
+LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> l,
+                                          Adaptor adaptor,
+                                          SmallVectorImpl<Type> &types) {
+  if (auto x = shapeOf(adaptor.getInput()))
+    if (failed(normalizeAxis(l, (int64_t)adaptor.getAxis(), x->size())))
+      return failure();
+  types.push_back(adaptor.getInput().getType());
+  return success();
+}
+ONNXCC_COMPATIBLE(SoftmaxOp)
 
 /// ONNX BatchNormalization (inference): scale, bias, mean and variance are
 /// one value per channel, [C] for an input of [N, C, ...].
@@ -440,18 +386,6 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   return pushShape(types, inferTransposeShape(l, *x, adaptor.getPerm()), et);
 }
 ONNXCC_COMPATIBLE(TransposeOp)
-
-LogicalResult CastOp::inferReturnTypes(MLIRContext *, std::optional<Location>,
-                                       Adaptor adaptor,
-                                       SmallVectorImpl<Type> &types) {
-  Type to = adaptor.getTo();
-  if (auto x = shapeOf(adaptor.getInput()))
-    types.push_back(RankedTensorType::get(*x, to));
-  else
-    types.push_back(unranked(to));
-  return success();
-}
-ONNXCC_COMPATIBLE(CastOp)
 
 #define GET_OP_CLASSES
 #include "dialects/Onnx/OnnxOps.cpp.inc"

@@ -1,27 +1,16 @@
 //===- OnnxOps.td - ONNX graph dialect operations ----------*- tablegen -*-===//
 //
-// Op families share base classes (unary, binary with broadcasting, pooling)
-// so that adding an operator is a few lines here plus a shape rule in
-// ShapeFunctions.cpp.
+// Op families share base classes (OnnxBase.td) so that adding an operator
+// is a few lines here or in a family file (ElementwiseOps.td) plus a shape
+// rule in ShapeFunctions.cpp where the family has none.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ONNXCC_ONNX_OPS
 #define ONNXCC_ONNX_OPS
 
-include "dialects/Onnx/OnnxDialect.td"
-include "mlir/IR/OpBase.td"
-include "mlir/IR/BuiltinAttributes.td"
-include "mlir/Interfaces/InferTypeOpInterface.td"
-include "mlir/Interfaces/SideEffectInterfaces.td"
-
-class Onnx_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Onnx_Dialect, mnemonic, !listconcat(traits, [Pure])>;
-
-// Ops whose result types come from a shape rule. Unknown input shapes give an
-// unranked result instead of an error so that import never fails on them.
-class Onnx_InferredOp<string mnemonic, list<Trait> traits = []>
-    : Onnx_Op<mnemonic, !listconcat(traits, [InferTypeOpAdaptorWithIsCompatible])>;
+include "dialects/Onnx/OnnxBase.td"
+include "dialects/Onnx/ElementwiseOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants
@@ -42,74 +31,6 @@ def Onnx_ConstantOp : Onnx_Op<"constant", [ConstantLike, AllTypesMatch<["value",
   let assemblyFormat = "attr-dict $value";
   let hasFolder = 1;
 }
-
-//===----------------------------------------------------------------------===//
-// Elementwise families
-//===----------------------------------------------------------------------===//
-
-class Onnx_UnaryOp<string mnemonic, string onnxName>
-    : Onnx_InferredOp<mnemonic> {
-  let summary = "elementwise " # onnxName;
-  let description = [{
-    ONNX `}] # onnxName # [{`, applied to every element.
-
-    ```mlir
-    %y = onnx.}] # mnemonic # [{ %x : (tensor<4xf32>) -> tensor<4xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
-def Onnx_ReluOp : Onnx_UnaryOp<"relu", "Relu">;
-def Onnx_SigmoidOp : Onnx_UnaryOp<"sigmoid", "Sigmoid">;
-def Onnx_TanhOp : Onnx_UnaryOp<"tanh", "Tanh">;
-def Onnx_ExpOp : Onnx_UnaryOp<"exp", "Exp">;
-def Onnx_NegOp : Onnx_UnaryOp<"neg", "Neg">;
-def Onnx_AbsOp : Onnx_UnaryOp<"abs", "Abs">;
-def Onnx_SqrtOp : Onnx_UnaryOp<"sqrt", "Sqrt">;
-def Onnx_IdentityOp : Onnx_UnaryOp<"identity", "Identity"> {
-  let hasFolder = 1;
-}
-
-def Onnx_ClipOp : Onnx_InferredOp<"clip", [AttrSizedOperandSegments]> {
-  let summary = "elementwise clamp to [min, max]";
-  let description = [{
-    ONNX `Clip` (opset 11+): the bounds are optional scalar operands.
-
-    ```mlir
-    %y = onnx.clip %x, %lo, %hi : (tensor<4xf32>, tensor<f32>, tensor<f32>) -> tensor<4xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input, Optional<AnyTensor>:$min,
-                   Optional<AnyTensor>:$max);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = [{
-    $input (`min` $min^)? (`max` $max^)? attr-dict `:` functional-type(operands, results)
-  }];
-}
-
-class Onnx_BinaryOp<string mnemonic, string onnxName>
-    : Onnx_InferredOp<mnemonic> {
-  let summary = "elementwise " # onnxName # " with multidirectional broadcasting";
-  let description = [{
-    ONNX `}] # onnxName # [{` with numpy-style broadcasting.
-
-    ```mlir
-    %z = onnx.}] # mnemonic # [{ %x, %y : (tensor<2x3xf32>, tensor<3xf32>) -> tensor<2x3xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$lhs, AnyTensor:$rhs);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$lhs `,` $rhs attr-dict `:` functional-type(operands, results)";
-  let hasFolder = 1;
-}
-
-def Onnx_AddOp : Onnx_BinaryOp<"add", "Add">;
-def Onnx_SubOp : Onnx_BinaryOp<"sub", "Sub">;
-def Onnx_MulOp : Onnx_BinaryOp<"mul", "Mul">;
-def Onnx_DivOp : Onnx_BinaryOp<"div", "Div">;
 
 //===----------------------------------------------------------------------===//
 // Linear algebra
@@ -346,19 +267,6 @@ def Onnx_TransposeOp : Onnx_InferredOp<"transpose"> {
   let arguments = (ins AnyTensor:$input, DenseI64ArrayAttr:$perm);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
-def Onnx_CastOp : Onnx_InferredOp<"cast"> {
-  let summary = "convert element type";
-  let description = [{
-    ```mlir
-    %y = onnx.cast %x {to = f32} : (tensor<2xi64>) -> tensor<2xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input, TypeAttr:$to);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasFolder = 1;
 }
 
 #endif // ONNXCC_ONNX_OPS

@@ -1,9 +1,13 @@
 //===- elementwise.h - fused elementwise loops ------------------*- C++ -*-===//
 //
-// map(): every input has the output's shape or is a single element; one
-// vector main loop plus a scalar tail (XNNPACK's vadd layout).
+// map(): every input has the output's shape or is a single element; float
+// only, one vector main loop plus a scalar tail (XNNPACK's vadd layout).
+// map_scalar(): the same for any element types, one element at a time.
 // map_strided(): general numpy broadcasting with compile-time strides
-// (0 where an input is broadcast); a scalar loop over the multi-index.
+// (0 where an input is broadcast); a loop over the multi-index.
+//
+// Inputs load their element type's compute type (compute_t: float for the
+// 16-bit floats) and the body's result is stored back as the output's type.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_ELEMENTWISE_H
@@ -11,25 +15,26 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/scalar_ops.h"
+#include "onnxcc/types.h"
 
 namespace onnxcc {
 namespace rt {
 
 /// An input read at the output's linear index.
-struct dense_in {
-  const float *p;
-  ONNXCC_INLINE float load(int64_t i) const { return p[i]; }
+template <typename T> struct dense_in {
+  const T *p;
+  ONNXCC_INLINE compute_t<T> load(int64_t i) const { return compute_t<T>(p[i]); }
 #if ONNXCC_HAS_SIMD
-  ONNXCC_INLINE vfloat load_vec(int64_t i) const {
+  ONNXCC_INLINE vfloat load_vec(int64_t i) const { // map() only: T is float
     return vfloat::load_unaligned(p + i);
   }
 #endif
 };
 
 /// A one-element input broadcast to every position.
-struct splat_in {
-  const float *p;
-  ONNXCC_INLINE float load(int64_t) const { return p[0]; }
+template <typename T> struct splat_in {
+  const T *p;
+  ONNXCC_INLINE compute_t<T> load(int64_t) const { return compute_t<T>(p[0]); }
 #if ONNXCC_HAS_SIMD
   ONNXCC_INLINE vfloat load_vec(int64_t) const { return vfloat(p[0]); }
 #endif
@@ -48,27 +53,33 @@ inline void map(float *out, F f, In... in) { // out may alias an input (in place
     out[i] = f(in.load(i)...);
 }
 
+template <int64_t N, typename T, typename F, typename... In>
+inline void map_scalar(T *out, F f, In... in) {
+  for (int64_t i = 0; i < N; ++i)
+    out[i] = store_as<T>(f(in.load(i)...));
+}
+
 /// An input with per-dimension element strides into the output index space.
-template <int Rank> struct strided_in {
-  const float *p;
+template <int Rank, typename T> struct strided_in {
+  const T *p;
   int64_t strides[Rank];
 };
 
-template <int Rank, typename F, typename... In>
-inline void map_strided(const int64_t (&shape)[Rank], float *out, F f,
-                        In... in) {
+template <int Rank, typename T, typename F, typename... In>
+inline void map_strided(const int64_t (&shape)[Rank], T *out, F f, In... in) {
   int64_t idx[Rank] = {};
   int64_t total = 1;
   for (int d = 0; d < Rank; ++d)
     total *= shape[d];
   for (int64_t linear = 0; linear < total; ++linear) {
-    auto offset = [&](const auto &input) {
+    auto load = [&](const auto &input) {
       int64_t o = 0;
       for (int d = 0; d < Rank; ++d)
         o += idx[d] * input.strides[d];
-      return input.p[o];
+      using E = std::remove_cv_t<std::remove_pointer_t<decltype(input.p)>>;
+      return compute_t<E>(input.p[o]);
     };
-    out[linear] = f(offset(in)...);
+    out[linear] = store_as<T>(f(load(in)...));
     for (int d = Rank - 1; d >= 0; --d) { // odometer increment
       if (++idx[d] < shape[d])
         break;

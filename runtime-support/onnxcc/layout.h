@@ -3,6 +3,7 @@
 #define ONNXCC_RUNTIME_LAYOUT_H
 
 #include "onnxcc/config.h"
+#include "onnxcc/types.h"
 
 namespace onnxcc {
 namespace rt {
@@ -15,18 +16,18 @@ ONNXCC_INLINE void copy(const void *src, void *dst) {
 
 /// Appends `Inner` contiguous elements of each of `Outer` rows of one input
 /// into the concatenated output, whose rows are `OutInner` long.
-template <int64_t Outer, int64_t Inner, int64_t OutInner>
-inline void concat_part(const float *ONNXCC_RESTRICT src, float *ONNXCC_RESTRICT dst) {
+template <int64_t Outer, int64_t Inner, int64_t OutInner, typename T>
+inline void concat_part(const T *ONNXCC_RESTRICT src, T *ONNXCC_RESTRICT dst) {
   for (int64_t o = 0; o < Outer; ++o)
-    std::memcpy(dst + o * OutInner, src + o * Inner, Inner * sizeof(float));
+    std::memcpy(dst + o * OutInner, src + o * Inner, Inner * sizeof(T));
 }
 
 /// y = transpose(x, perm) for a rank-R tensor: `in_strides[d]` is the
 /// input stride of output dimension d.
-template <int R>
+template <int R, typename T>
 inline void transpose(const int64_t (&out_shape)[R],
-                      const int64_t (&in_strides)[R], const float *ONNXCC_RESTRICT x,
-                      float *ONNXCC_RESTRICT y) {
+                      const int64_t (&in_strides)[R], const T *ONNXCC_RESTRICT x,
+                      T *ONNXCC_RESTRICT y) {
   int64_t idx[R] = {};
   int64_t total = 1;
   for (int d = 0; d < R; ++d)
@@ -45,22 +46,31 @@ inline void transpose(const int64_t (&out_shape)[R],
 }
 
 /// Softmax over a dimension of extent `Axis` with `Inner` elements after it.
-template <int64_t Outer, int64_t Axis, int64_t Inner>
-inline void softmax(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT y) {
+/// Computes in compute_t<T> (float for the 16-bit floats).
+template <int64_t Outer, int64_t Axis, int64_t Inner, typename T>
+inline void softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
   for (int64_t o = 0; o < Outer; ++o)
     for (int64_t i = 0; i < Inner; ++i) {
-      const float *xs = x + o * Axis * Inner + i;
-      float *ys = y + o * Axis * Inner + i;
-      float m = -INFINITY;
+      const T *xs = x + o * Axis * Inner + i;
+      T *ys = y + o * Axis * Inner + i;
+      C m = -INFINITY;
       for (int64_t a = 0; a < Axis; ++a)
-        m = xs[a * Inner] > m ? xs[a * Inner] : m;
-      float sum = 0.0f;
-      for (int64_t a = 0; a < Axis; ++a) {
-        ys[a * Inner] = std::exp(xs[a * Inner] - m);
-        sum += ys[a * Inner];
+        m = C(xs[a * Inner]) > m ? C(xs[a * Inner]) : m;
+      C sum = 0;
+      if constexpr (std::is_same<T, C>::value) { // keep exp() in y
+        for (int64_t a = 0; a < Axis; ++a) {
+          ys[a * Inner] = std::exp(xs[a * Inner] - m);
+          sum += ys[a * Inner];
+        }
+        for (int64_t a = 0; a < Axis; ++a)
+          ys[a * Inner] /= sum;
+      } else { // a 16-bit y would round exp(): compute it twice
+        for (int64_t a = 0; a < Axis; ++a)
+          sum += std::exp(C(xs[a * Inner]) - m);
+        for (int64_t a = 0; a < Axis; ++a)
+          ys[a * Inner] = store_as<T>(std::exp(C(xs[a * Inner]) - m) / sum);
       }
-      for (int64_t a = 0; a < Axis; ++a)
-        ys[a * Inner] /= sum;
     }
 }
 

@@ -9,6 +9,7 @@
 #include "onnxcc/layout.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/scalar_ops.h"
+#include "onnxcc/types.h"
 #include "onnxcc/window.h"
 
 #endif // ONNXCC_RUNTIME_RUNTIME_H

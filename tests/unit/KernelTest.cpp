@@ -73,12 +73,14 @@ template <int64_t N> void checkMap() {
   float s = 0.25f;
   std::vector<float> out(N), ref(N);
   auto body = [](auto x, auto y, auto z) { return vmax(x * z + y, decltype(x)(0.0f)); };
-  map<N>(out.data(), body, dense_in{a.data()}, dense_in{b.data()}, splat_in{&s});
+  map<N>(out.data(), body, dense_in<float>{a.data()}, dense_in<float>{b.data()},
+         splat_in<float>{&s});
   for (int64_t i = 0; i < N; ++i)
     ref[i] = std::fmax(a[i] * s + b[i], 0.0f);
   expectClose(out, ref, "map");
   // In place: the output overwrites its first input, as the planner allows.
-  map<N>(a.data(), body, dense_in{a.data()}, dense_in{b.data()}, splat_in{&s});
+  map<N>(a.data(), body, dense_in<float>{a.data()}, dense_in<float>{b.data()},
+         splat_in<float>{&s});
   expectClose(a, ref, "map in place");
 }
 
@@ -97,7 +99,8 @@ TEST(Elementwise, StridedBroadcast) {
   std::vector<float> out(24);
   static constexpr int64_t shape[3] = {2, 3, 4};
   map_strided<3>(shape, out.data(), [](auto x, auto y) { return x - y; },
-                 strided_in<3>{a.data(), {12, 4, 1}}, strided_in<3>{b.data(), {0, 1, 0}});
+                 strided_in<3, float>{a.data(), {12, 4, 1}},
+                 strided_in<3, float>{b.data(), {0, 1, 0}});
   for (int i = 0; i < 24; ++i)
     EXPECT_FLOAT_EQ(out[i], a[i] - b[(i / 4) % 3]) << "index " << i;
 }

@@ -46,7 +46,9 @@ w = numpy_helper.from_array(np.ones((4,), np.float32), "w")
 w.raw_data = w.raw_data[:6]
 save("short_initializer", graph([helper.make_node("Add", ["x", "w"], ["y"], name="add0")], [x], [y], [w]))
 # External data pointing outside the model's directory.
-we = helper.make_tensor("w", TensorProto.FLOAT, [4], vals=[])
+we = TensorProto()
+we.name, we.data_type = "w", TensorProto.FLOAT
+we.dims.extend([4])
 we.data_location = TensorProto.EXTERNAL
 for k, v in [("location", "../../etc/passwd"), ("offset", "0"), ("length", "16")]:
     e = we.external_data.add(); e.key = k; e.value = v

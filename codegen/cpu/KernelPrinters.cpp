@@ -1,0 +1,315 @@
+//===- KernelPrinters.cpp - one runtime-support call per kernel op -------===//
+//
+// MLIR's TranslateToCpp layout: a TypeSwitch over ops, one printer per op.
+// Each call passes the shapes as template arguments and typed pointers
+// into the planned buffers; a comment above it names the ONNX nodes it
+// came from (escaped: the names are the model's).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/cpu/Emitter.h"
+
+#include "dialects/Onnx/InertText.h"
+#include "dialects/Onnx/NodeLocation.h"
+#include "dialects/Onnx/TensorLimits.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+namespace k = ::onnxcc::kernel;
+
+namespace onnxcc {
+
+std::string braceList(ArrayRef<int64_t> values) {
+  std::string s = "{";
+  for (size_t i = 0; i < values.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(values[i]);
+  return s + "}";
+}
+
+static std::string elementOf(Value v) {
+  return cppElementType(getElementTypeOrSelf(v.getType()));
+}
+
+std::string Emitter::ptr(Value v) {
+  std::string type = elementOf(v);
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return "onnxcc::rt::at<" + type + ">(" + ports[arg.getArgNumber()].bytes() +
+           ", 0)";
+  Operation *def = v.getDefiningOp();
+  if (auto view = dyn_cast<k::ViewOp>(def)) // same bytes, same element type
+    return ptr(view.getInput());
+  if (auto weight = dyn_cast<k::WeightOp>(def)) {
+    auto offset = weight->getAttrOfType<IntegerAttr>(k::KernelDialect::kBlobOffsetAttr);
+    if (offset)
+      return "onnxcc::rt::at<" + type + ">(wt, " + std::to_string(offset.getInt()) + ")";
+  } else {
+    auto buffers = def->getAttrOfType<DenseI64ArrayAttr>(k::KernelDialect::kBuffersAttr);
+    auto offsets = def->getAttrOfType<DenseI64ArrayAttr>(k::KernelDialect::kOffsetsAttr);
+    unsigned r = cast<OpResult>(v).getResultNumber();
+    if (buffers && offsets && r < buffers.size() && r < offsets.size()) {
+      int64_t buffer = buffers[r];
+      std::string base = buffer < 0 ? "ws" : ports[numInputs + buffer].bytes();
+      return "onnxcc::rt::at<" + type + ">(" + base + ", " +
+             std::to_string(offsets[r]) + ")";
+    }
+  }
+  if (!unplanned)
+    def->emitError() << "internal error: the memory plan gave result #"
+                     << cast<OpResult>(v).getResultNumber()
+                     << " no buffer (run --onnxcc-plan-memory before emission)";
+  unplanned = true;
+  return "nullptr";
+}
+
+LogicalResult Emitter::emitEpilogue(raw_indented_ostream &os, Region &r) {
+  if (r.empty()) {
+    os << "onnxcc::rt::identity{}";
+    return success();
+  }
+  return printBodyLambda(os, r.front());
+}
+
+LogicalResult Emitter::emitGemm(raw_indented_ostream &os, k::GemmOp op) {
+  auto a = cast<ShapedType>(op.getA().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  int64_t m = y[0], n = y[1], kk = op.getTransA() ? a[0] : a[1];
+  int64_t rs = 0, cs = 0;
+  if (op.getC()) {
+    auto c = cast<ShapedType>(op.getC().getType()).getShape();
+    if (c.size() == 1)
+      cs = c[0] == 1 ? 0 : 1;
+    else if (c.size() == 2) {
+      cs = c[1] == 1 ? 0 : 1;
+      rs = c[0] == 1 ? 0 : c[1];
+    }
+  }
+  os << "onnxcc::rt::gemm<" << m << ", " << n << ", " << kk << ", "
+     << (op.getTransA() ? "true" : "false") << ", "
+     << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
+     << (op.getC() ? "true" : "false") << ">(\n";
+  os.indent().indent();
+  os << ptr(op.getA()) << ", " << ptr(op.getB()) << ",\n"
+     << (op.getC() ? ptr(op.getC()) : "nullptr") << ", "
+     << formatFloat(op.getAlpha().convertToFloat()) << ", "
+     << formatFloat(op.getBeta().convertToFloat()) << ", " << ptr(op.getResult())
+     << ",\n";
+  LogicalResult printed = emitEpilogue(os, op.getEpilogue());
+  os << ");\n";
+  os.unindent().unindent();
+  return printed;
+}
+
+LogicalResult Emitter::emitConv(raw_indented_ostream &os, k::Conv2dOp op) {
+  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
+  os << "onnxcc::rt::conv2d<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
+     << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
+     << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
+     << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
+     << op.getGroup() << ">>(\n";
+  os.indent().indent();
+  os << ptr(op.getInput()) << ", " << ptr(op.getWeight()) << ", "
+     << ptr(op.getBias()) << ",\n" << ptr(op.getResult()) << ", ";
+  if (auto scratch = op->getAttrOfType<IntegerAttr>(k::KernelDialect::kScratchAttr))
+    os << "onnxcc::rt::at<float>(ws, " << scratch.getInt() << ")";
+  else
+    os << "nullptr";
+  os << ",\n";
+  LogicalResult printed = emitEpilogue(os, op.getEpilogue());
+  os << ");\n";
+  os.unindent().unindent();
+  return printed;
+}
+
+LogicalResult Emitter::emitPool(raw_indented_ostream &os, k::Pool2dOp op) {
+  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  auto kk = op.getKernelShape(), p = op.getPads(), s = op.getStrides(),
+       d = op.getDilations();
+  bool isMax = op.getKind() == "max";
+  os << "onnxcc::rt::" << (isMax ? "max_pool2d<" : "avg_pool2d<") << x[0] * x[1]
+     << ", " << x[2] << ", " << x[3] << ", " << y[2] << ", " << y[3] << ", "
+     << kk[0] << ", " << kk[1] << ", " << s[0] << ", " << s[1] << ", " << p[0]
+     << ", " << p[1] << ", " << p[2] << ", " << p[3] << ", " << d[0] << ", "
+     << d[1];
+  if (!isMax)
+    os << ", " << (op.getCountIncludePad() ? "true" : "false");
+  os << ">(" << ptr(op.getInput()) << ", " << ptr(op.getResult()) << ");\n";
+  return success();
+}
+
+/// Element strides of `in` when broadcast to an output of rank `rank` (0
+/// along broadcast dimensions).
+static SmallVector<int64_t> broadcastStrides(ArrayRef<int64_t> in, int64_t rank) {
+  SmallVector<int64_t> strides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t dIn = (int64_t)in.size() - 1; dIn >= 0; --dIn) {
+    int64_t dOut = dIn + rank - in.size();
+    strides[dOut] = in[dIn] == 1 ? 0 : stride;
+    stride *= in[dIn];
+  }
+  return strides;
+}
+
+LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
+                                       k::ElementwiseOp op) {
+  auto outType = cast<ShapedType>(op.getType());
+  auto shape = outType.getShape();
+  Block &body = op.getBody().front();
+  bool simple = llvm::all_of(op.getInputs(), [&](Value v) {
+    auto t = cast<ShapedType>(v.getType());
+    return t.getShape() == shape || t.getNumElements() == 1;
+  });
+  auto inputs = [&](auto printOne) {
+    for (Value v : op.getInputs()) {
+      os << ",\n";
+      printOne(v);
+    }
+  };
+  if (simple) {
+    // The SIMD loop needs float everywhere; anything else runs scalar.
+    bool vector = outType.getElementType().isF32() &&
+                  llvm::all_of(op.getInputs(), [](Value v) {
+                    return getElementTypeOrSelf(v.getType()).isF32();
+                  }) &&
+                  k::isVectorizableBody(body);
+    os << "onnxcc::rt::" << (vector ? "map<" : "map_scalar<")
+       << outType.getNumElements() << ">(" << ptr(op.getResult()) << ",\n";
+    os.indent().indent();
+    LogicalResult printed = printBodyLambda(os, body);
+    inputs([&](Value v) {
+      bool dense = cast<ShapedType>(v.getType()).getShape() == shape;
+      os << "onnxcc::rt::" << (dense ? "dense_in<" : "splat_in<") << elementOf(v)
+         << ">{" << ptr(v) << "}";
+    });
+    os << ");\n";
+    os.unindent().unindent();
+    return printed;
+  }
+  int64_t rank = shape.size();
+  os << "{\n";
+  os.indent();
+  os << "static constexpr int64_t shape[" << rank << "] = " << braceList(shape)
+     << ";\n";
+  os << "onnxcc::rt::map_strided<" << rank << ">(shape, " << ptr(op.getResult())
+     << ",\n";
+  os.indent().indent();
+  LogicalResult printed = printBodyLambda(os, body);
+  inputs([&](Value v) {
+    auto in = cast<ShapedType>(v.getType()).getShape();
+    os << "onnxcc::rt::strided_in<" << rank << ", " << elementOf(v) << ">{"
+       << ptr(v) << ", " << braceList(broadcastStrides(in, rank)) << "}";
+  });
+  os << ");\n";
+  os.unindent().unindent().unindent();
+  os << "}\n";
+  return printed;
+}
+
+LogicalResult Emitter::emitConcat(raw_indented_ostream &os, k::ConcatOp op) {
+  if (op->hasAttr(k::KernelDialect::kInPlaceAttr)) {
+    os << "// planned in place: the inputs were written into their slices\n";
+    return success();
+  }
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  int64_t axis = op.getAxis(), outer = 1, innerUnit = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= y[d];
+  for (int64_t d = axis + 1; d < (int64_t)y.size(); ++d)
+    innerUnit *= y[d];
+  int64_t outInner = y[axis] * innerUnit, offset = 0;
+  for (Value v : op.getInputs()) {
+    int64_t inner = cast<ShapedType>(v.getType()).getDimSize(axis) * innerUnit;
+    os << "onnxcc::rt::concat_part<" << outer << ", " << inner << ", " << outInner
+       << ">(" << ptr(v) << ", " << ptr(op.getResult()) << " + " << offset
+       << ");\n";
+    offset += inner;
+  }
+  return success();
+}
+
+LogicalResult Emitter::emitTranspose(raw_indented_ostream &os, k::TransposeOp op) {
+  auto in = cast<ShapedType>(op.getInput().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  SmallVector<int64_t> inStrides(in.size(), 1), strides;
+  for (int64_t d = (int64_t)in.size() - 2; d >= 0; --d)
+    inStrides[d] = inStrides[d + 1] * in[d + 1];
+  for (int64_t p : op.getPerm())
+    strides.push_back(inStrides[p]);
+  os << "{\n";
+  os.indent();
+  os << "static constexpr int64_t shape[] = " << braceList(y) << ";\n";
+  os << "static constexpr int64_t strides[] = " << braceList(strides) << ";\n";
+  os << "onnxcc::rt::transpose<" << y.size() << ">(shape, strides, "
+     << ptr(op.getInput()) << ", " << ptr(op.getResult()) << ");\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
+void Emitter::emitReturn(raw_indented_ostream &os, func::ReturnOp op) {
+  for (auto [i, v] : llvm::enumerate(op.getOperands())) {
+    std::string src = ptr(v);
+    const Port &port = ports[numInputs + i];
+    std::string dst = "onnxcc::rt::at<" + elementOf(v) + ">(" + port.bytes() + ", 0)";
+    if (src == dst)
+      continue;
+    auto type = cast<ShapedType>(v.getType());
+    os << "// graph output " << i << " is not computed in place: copy it\n";
+    os << "onnxcc::rt::copy<" << type.getNumElements() * elementBytes(type.getElementType())
+       << ">(" << src << ", " << port.bytes() << ");\n";
+  }
+}
+
+LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
+  if (op->hasTrait<OpTrait::ConstantLike>() || isa<k::ViewOp>(op))
+    return success();
+  if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+    emitReturn(os, ret);
+    return success();
+  }
+  SmallVector<std::string> names;
+  for (const ModelPosition &p : modelPositions(op->getLoc()))
+    if (!p.name.empty())
+      names.push_back(p.describe(commentText));
+  if (int64_t more = omittedPositions(op->getLoc()))
+    names.push_back("(" + std::to_string(more) + " more nodes)");
+  os << "// " << (names.empty() ? op->getName().getStringRef().str()
+                                : llvm::join(names, " + "))
+     << "\n";
+  return TypeSwitch<Operation *, LogicalResult>(op)
+      .Case([&](k::GemmOp o) { return emitGemm(os, o); })
+      .Case([&](k::Conv2dOp o) { return emitConv(os, o); })
+      .Case([&](k::Pool2dOp o) { return emitPool(os, o); })
+      .Case([&](k::ElementwiseOp o) { return emitElementwise(os, o); })
+      .Case([&](k::ConcatOp o) { return emitConcat(os, o); })
+      .Case([&](k::TransposeOp o) { return emitTranspose(os, o); })
+      .Case([&](k::GlobalAvgPoolOp o) {
+        auto x = cast<ShapedType>(o.getInput().getType()).getShape();
+        int64_t spatial = 1;
+        for (size_t d = 2; d < x.size(); ++d)
+          spatial *= x[d];
+        os << "onnxcc::rt::global_avg_pool<" << x[0] * x[1] << ", " << spatial
+           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
+        return success();
+      })
+      .Case([&](k::SoftmaxOp o) {
+        auto x = cast<ShapedType>(o.getType()).getShape();
+        int64_t axis = o.getAxis(), outer = 1, inner = 1;
+        for (int64_t d = 0; d < axis; ++d)
+          outer *= x[d];
+        for (int64_t d = axis + 1; d < (int64_t)x.size(); ++d)
+          inner *= x[d];
+        os << "onnxcc::rt::softmax<" << outer << ", " << x[axis] << ", " << inner
+           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
+        return success();
+      })
+      .Default([&](Operation *other) {
+        return other->emitError() << "the C++ emitter has no printer for '"
+                                  << other->getName() << "'";
+      });
+}
+
+} // namespace onnxcc

@@ -1,0 +1,160 @@
+//===- LowerToKernel.cpp - onnx dialect to kernel calls -------------------===//
+//
+// Rewrite patterns, one set per op family (Patterns.h), applied to one
+// onnx op at a time so that an op no pattern can lower is reported with
+// the reason its pattern gave (an element type it does not take, a rank it
+// does not handle) or "no kernel"; every such op is reported, not just the
+// first. Constants that kernels still read become kernel.weight, so that
+// emitters read only the kernel dialect.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "passes/LowerToKernel/Patterns.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
+namespace onnxcc {
+#define GEN_PASS_DEF_LOWERTOKERNEL
+#include "passes/Passes.h.inc"
+} // namespace onnxcc
+
+using namespace mlir;
+using namespace onnxcc;
+namespace k = ::onnxcc::kernel;
+
+LogicalResult onnxcc::requireF32(Operation *op, PatternRewriter &rewriter) {
+  for (Value v : op->getOperands()) {
+    Type element = cast<ShapedType>(v.getType()).getElementType();
+    if (!element.isF32())
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &d) {
+        d << "elements of type " << element << " are not supported here (f32 only)";
+      });
+  }
+  return success();
+}
+
+namespace {
+
+/// Keeps the last reason a pattern gave for not lowering each op.
+struct FailureReasons : RewriterBase::Listener {
+  void notifyMatchFailure(Location,
+                          function_ref<void(Diagnostic &)> reason) override {
+    if (!current)
+      return;
+    Diagnostic d(current->getLoc(), DiagnosticSeverity::Remark);
+    reason(d);
+    reasons[current] = d.str();
+  }
+  Operation *current = nullptr;
+  llvm::DenseMap<Operation *, std::string> reasons;
+};
+
+/// Every value a kernel touches must have a static shape by now.
+LogicalResult checkStatic(Operation *op) {
+  // Shape operands of view-like ops (Reshape's target, axes) are constants
+  // that are not read at run time.
+  bool viewLike = isa<onnx::ReshapeOp, onnx::UnsqueezeOp, onnx::SqueezeOp>(op);
+  SmallVector<Type> types(op->getResultTypes());
+  for (auto [i, t] : llvm::enumerate(op->getOperandTypes()))
+    if (!viewLike || i == 0)
+      types.push_back(t);
+  for (Type t : types) {
+    auto st = dyn_cast<RankedTensorType>(t);
+    if (!st || !st.hasStaticShape())
+      return op->emitError() << "cannot compile: shape " << t
+                             << " is not static after shape inference";
+  }
+  return success();
+}
+
+struct LowerToKernelPass : onnxcc::impl::LowerToKernelBase<LowerToKernelPass> {
+  void runOnOperation() override;
+};
+
+void LowerToKernelPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  MLIRContext *ctx = &getContext();
+
+  // Report every op with a dynamic shape, but not the ones that only follow
+  // from another: an op reading a value that already failed is skipped.
+  bool ok = true;
+  llvm::DenseSet<Value> failedValues;
+  for (Operation &op : func.getBody().front()) {
+    if (!isa<onnx::OnnxDialect>(op.getDialect()) ||
+        op.hasTrait<OpTrait::ConstantLike>())
+      continue;
+    bool follows = llvm::any_of(op.getOperands(), [&](Value v) {
+      return failedValues.contains(v);
+    });
+    if (follows || failed(checkStatic(&op))) {
+      ok = false;
+      failedValues.insert(op.result_begin(), op.result_end());
+    }
+  }
+  if (!ok)
+    return signalPassFailure();
+
+  RewritePatternSet patterns(ctx);
+  populateElementwisePatterns(patterns);
+  populateLinalgPatterns(patterns);
+  populateConvPoolPatterns(patterns);
+  populateDataMovementPatterns(patterns);
+  populateNormalizationPatterns(patterns);
+  FrozenRewritePatternSet frozen(std::move(patterns));
+
+  // Ops are lowered one at a time so that each failure keeps its reason.
+  FailureReasons reasons;
+  GreedyRewriteConfig config;
+  config.setListener(&reasons);
+  config.setStrictness(GreedyRewriteStrictness::ExistingOps);
+  SmallVector<Operation *> toLower;
+  for (Operation &op : func.getBody().front())
+    if (isa<onnx::OnnxDialect>(op.getDialect()) &&
+        !op.hasTrait<OpTrait::ConstantLike>())
+      toLower.push_back(&op);
+  llvm::DenseSet<Value> unlowered;
+  for (Operation *op : toLower) {
+    reasons.current = op;
+    bool follows = llvm::any_of(op->getOperands(), [&](Value v) {
+      return unlowered.contains(v);
+    });
+    bool erased = false;
+    if (!follows)
+      (void)applyOpPatternsGreedily(op, frozen, config, /*changed=*/nullptr,
+                                    &erased);
+    if (erased) {
+      reasons.reasons.erase(op); // the op is gone; so is its key
+      continue;
+    }
+    ok = false;
+    unlowered.insert(op->result_begin(), op->result_end());
+    if (follows)
+      continue;
+    auto it = reasons.reasons.find(op);
+    op->emitError() << "cannot compile: "
+                    << (it != reasons.reasons.end()
+                            ? it->second
+                            : "no kernel for '" +
+                                  op->getName().getStringRef().str() + "'");
+  }
+  if (!ok)
+    return signalPassFailure();
+
+  // Constants that kernels read become weights; the others are dead.
+  OpBuilder b(ctx);
+  for (Operation &op : llvm::make_early_inc_range(func.getBody().front())) {
+    auto c = dyn_cast<onnx::ConstantOp>(op);
+    if (!c)
+      continue;
+    if (!c.use_empty()) {
+      b.setInsertionPoint(c);
+      c.replaceAllUsesWith(
+          k::WeightOp::create(b, c.getLoc(), c.getType(), c.getValue())
+              .getResult());
+    }
+    c.erase();
+  }
+}
+} // namespace
