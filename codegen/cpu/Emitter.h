@@ -10,6 +10,7 @@
 
 #include "codegen/cpu/BodyPrinter.h"
 #include "codegen/cpu/CppEmitter.h"
+#include "codegen/cpu/KernelPrinter.h"
 #include "dialects/Kernel/KernelOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/IndentedOstream.h"
@@ -45,7 +46,7 @@ struct Port {
   }
 };
 
-class Emitter {
+class Emitter : public PrintContext {
 public:
   Emitter(mlir::ModuleOp module, const EmitOptions &options, EmittedModel &out)
       : module(module), options(options), out(out) {}
@@ -66,24 +67,12 @@ private:
     return llvm::join(parts, ", ");
   }
 
-  // KernelPrinters.cpp: one call per kernel op.
+  // KernelPrinters.cpp: one call per kernel op, through kernelPrinters().
   mlir::LogicalResult emitOp(mlir::raw_indented_ostream &os, mlir::Operation *op);
-  mlir::LogicalResult emitGemm(mlir::raw_indented_ostream &os, kernel::GemmOp op);
-  mlir::LogicalResult emitConv(mlir::raw_indented_ostream &os, kernel::Conv2dOp op);
-  mlir::LogicalResult emitPool(mlir::raw_indented_ostream &os, kernel::Pool2dOp op);
-  mlir::LogicalResult emitElementwise(mlir::raw_indented_ostream &os,
-                                      kernel::ElementwiseOp op);
-  mlir::LogicalResult emitConcat(mlir::raw_indented_ostream &os, kernel::ConcatOp op);
-  mlir::LogicalResult emitTranspose(mlir::raw_indented_ostream &os,
-                                    kernel::TransposeOp op);
   void emitReturn(mlir::raw_indented_ostream &os, mlir::func::ReturnOp op);
-  /// Prints an epilogue region: the identity when empty, else its body.
-  mlir::LogicalResult emitEpilogue(mlir::raw_indented_ostream &os,
-                                   mlir::Region &r);
-  /// The C++ expression of a value's storage, typed by its element type
-  /// (`onnxcc::rt::at<float>(ws, 64)`). A value the planner gave no home is
-  /// an internal error, reported once; run() then fails.
-  std::string ptr(mlir::Value v);
+  /// A value the planner gave no home is an internal error, reported once;
+  /// run() then fails.
+  std::string ptr(mlir::Value v) override;
 
   mlir::ModuleOp module;
   const EmitOptions &options;
@@ -92,9 +81,6 @@ private:
   unsigned numInputs = 0;
   bool unplanned = false;
 };
-
-/// "{1, 784}" for a constexpr array.
-std::string braceList(llvm::ArrayRef<int64_t> values);
 
 } // namespace onnxcc
 

@@ -1,18 +1,21 @@
-//===- KernelPrinters.cpp - one runtime-support call per kernel op -------===//
+//===- KernelPrinters.cpp - the printer table and the core kernels -------===//
 //
-// MLIR's TranslateToCpp layout: a TypeSwitch over ops, one printer per op.
-// Each call passes the shapes as template arguments and typed pointers
-// into the planned buffers; a comment above it names the ONNX nodes it
-// came from (escaped: the names are the model's).
+// MLIR's TranslateToCpp layout: one printer per op, here found in a table
+// the op families fill (KernelPrinter.h). Each call passes the shapes as
+// template arguments and typed pointers into the planned buffers; a
+// comment above it names the ONNX nodes it came from (escaped: the names
+// are the model's). This file has the table, the emitter's half of the
+// PrintContext, and the printers of the core kernels (GEMM, convolution,
+// pooling, elementwise loops, concat, transpose, softmax).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/Emitter.h"
+#include "codegen/cpu/KernelPrinter.h"
 
 #include "dialects/Onnx/InertText.h"
 #include "dialects/Onnx/NodeLocation.h"
 #include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/TypeUtilities.h"
-#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 namespace k = ::onnxcc::kernel;
@@ -26,8 +29,24 @@ std::string braceList(ArrayRef<int64_t> values) {
   return s + "}";
 }
 
-static std::string elementOf(Value v) {
+std::string elementOf(Value v) {
   return cppElementType(getElementTypeOrSelf(v.getType()));
+}
+
+ArrayRef<int64_t> staticShape(Value v) { return cast<ShapedType>(v.getType()).getShape(); }
+
+std::string PrintContext::scratch(Operation *op, StringRef element) {
+  if (auto s = op->getAttrOfType<IntegerAttr>(k::KernelDialect::kScratchAttr))
+    return "onnxcc::rt::at<" + element.str() + ">(ws, " + std::to_string(s.getInt()) + ")";
+  return "nullptr";
+}
+
+LogicalResult PrintContext::epilogue(raw_indented_ostream &os, Region &r) {
+  if (r.empty()) {
+    os << "onnxcc::rt::identity{}";
+    return success();
+  }
+  return printBodyLambda(os, r.front());
 }
 
 std::string Emitter::ptr(Value v) {
@@ -61,15 +80,8 @@ std::string Emitter::ptr(Value v) {
   return "nullptr";
 }
 
-LogicalResult Emitter::emitEpilogue(raw_indented_ostream &os, Region &r) {
-  if (r.empty()) {
-    os << "onnxcc::rt::identity{}";
-    return success();
-  }
-  return printBodyLambda(os, r.front());
-}
-
-LogicalResult Emitter::emitGemm(raw_indented_ostream &os, k::GemmOp op) {
+static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
+                                 k::GemmOp op) {
   auto a = cast<ShapedType>(op.getA().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
   int64_t m = y[0], n = y[1], kk = op.getTransA() ? a[0] : a[1];
@@ -88,18 +100,19 @@ LogicalResult Emitter::emitGemm(raw_indented_ostream &os, k::GemmOp op) {
      << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
      << (op.getC() ? "true" : "false") << ">(\n";
   os.indent().indent();
-  os << ptr(op.getA()) << ", " << ptr(op.getB()) << ",\n"
-     << (op.getC() ? ptr(op.getC()) : "nullptr") << ", "
+  os << c.ptr(op.getA()) << ", " << c.ptr(op.getB()) << ",\n"
+     << (op.getC() ? c.ptr(op.getC()) : "nullptr") << ", "
      << formatFloat(op.getAlpha().convertToFloat()) << ", "
-     << formatFloat(op.getBeta().convertToFloat()) << ", " << ptr(op.getResult())
+     << formatFloat(op.getBeta().convertToFloat()) << ", " << c.ptr(op.getResult())
      << ",\n";
-  LogicalResult printed = emitEpilogue(os, op.getEpilogue());
+  LogicalResult printed = c.epilogue(os, op.getEpilogue());
   os << ");\n";
   os.unindent().unindent();
   return printed;
 }
 
-LogicalResult Emitter::emitConv(raw_indented_ostream &os, k::Conv2dOp op) {
+static LogicalResult printConv(PrintContext &c, raw_indented_ostream &os,
+                                 k::Conv2dOp op) {
   auto x = cast<ShapedType>(op.getInput().getType()).getShape();
   auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
@@ -110,20 +123,17 @@ LogicalResult Emitter::emitConv(raw_indented_ostream &os, k::Conv2dOp op) {
      << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
      << op.getGroup() << ">>(\n";
   os.indent().indent();
-  os << ptr(op.getInput()) << ", " << ptr(op.getWeight()) << ", "
-     << ptr(op.getBias()) << ",\n" << ptr(op.getResult()) << ", ";
-  if (auto scratch = op->getAttrOfType<IntegerAttr>(k::KernelDialect::kScratchAttr))
-    os << "onnxcc::rt::at<float>(ws, " << scratch.getInt() << ")";
-  else
-    os << "nullptr";
-  os << ",\n";
-  LogicalResult printed = emitEpilogue(os, op.getEpilogue());
+  os << c.ptr(op.getInput()) << ", " << c.ptr(op.getWeight()) << ", "
+     << c.ptr(op.getBias()) << ",\n" << c.ptr(op.getResult()) << ", ";
+  os << c.scratch(op) << ",\n";
+  LogicalResult printed = c.epilogue(os, op.getEpilogue());
   os << ");\n";
   os.unindent().unindent();
   return printed;
 }
 
-LogicalResult Emitter::emitPool(raw_indented_ostream &os, k::Pool2dOp op) {
+static LogicalResult printPool(PrintContext &c, raw_indented_ostream &os,
+                                 k::Pool2dOp op) {
   auto x = cast<ShapedType>(op.getInput().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
   auto kk = op.getKernelShape(), p = op.getPads(), s = op.getStrides(),
@@ -136,7 +146,7 @@ LogicalResult Emitter::emitPool(raw_indented_ostream &os, k::Pool2dOp op) {
      << d[1];
   if (!isMax)
     os << ", " << (op.getCountIncludePad() ? "true" : "false");
-  os << ">(" << ptr(op.getInput()) << ", " << ptr(op.getResult()) << ");\n";
+  os << ">(" << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
   return success();
 }
 
@@ -153,8 +163,8 @@ static SmallVector<int64_t> broadcastStrides(ArrayRef<int64_t> in, int64_t rank)
   return strides;
 }
 
-LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
-                                       k::ElementwiseOp op) {
+static LogicalResult printElementwise(PrintContext &c, raw_indented_ostream &os,
+                                 k::ElementwiseOp op) {
   auto outType = cast<ShapedType>(op.getType());
   auto shape = outType.getShape();
   Block &body = op.getBody().front();
@@ -176,13 +186,13 @@ LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
                   }) &&
                   k::isVectorizableBody(body);
     os << "onnxcc::rt::" << (vector ? "map<" : "map_scalar<")
-       << outType.getNumElements() << ">(" << ptr(op.getResult()) << ",\n";
+       << outType.getNumElements() << ">(" << c.ptr(op.getResult()) << ",\n";
     os.indent().indent();
     LogicalResult printed = printBodyLambda(os, body);
     inputs([&](Value v) {
       bool dense = cast<ShapedType>(v.getType()).getShape() == shape;
       os << "onnxcc::rt::" << (dense ? "dense_in<" : "splat_in<") << elementOf(v)
-         << ">{" << ptr(v) << "}";
+         << ">{" << c.ptr(v) << "}";
     });
     os << ");\n";
     os.unindent().unindent();
@@ -193,14 +203,14 @@ LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
   os.indent();
   os << "static constexpr int64_t shape[" << rank << "] = " << braceList(shape)
      << ";\n";
-  os << "onnxcc::rt::map_strided<" << rank << ">(shape, " << ptr(op.getResult())
+  os << "onnxcc::rt::map_strided<" << rank << ">(shape, " << c.ptr(op.getResult())
      << ",\n";
   os.indent().indent();
   LogicalResult printed = printBodyLambda(os, body);
   inputs([&](Value v) {
     auto in = cast<ShapedType>(v.getType()).getShape();
     os << "onnxcc::rt::strided_in<" << rank << ", " << elementOf(v) << ">{"
-       << ptr(v) << ", " << braceList(broadcastStrides(in, rank)) << "}";
+       << c.ptr(v) << ", " << braceList(broadcastStrides(in, rank)) << "}";
   });
   os << ");\n";
   os.unindent().unindent().unindent();
@@ -208,7 +218,8 @@ LogicalResult Emitter::emitElementwise(raw_indented_ostream &os,
   return printed;
 }
 
-LogicalResult Emitter::emitConcat(raw_indented_ostream &os, k::ConcatOp op) {
+static LogicalResult printConcat(PrintContext &c, raw_indented_ostream &os,
+                                 k::ConcatOp op) {
   if (op->hasAttr(k::KernelDialect::kInPlaceAttr)) {
     os << "// planned in place: the inputs were written into their slices\n";
     return success();
@@ -223,14 +234,15 @@ LogicalResult Emitter::emitConcat(raw_indented_ostream &os, k::ConcatOp op) {
   for (Value v : op.getInputs()) {
     int64_t inner = cast<ShapedType>(v.getType()).getDimSize(axis) * innerUnit;
     os << "onnxcc::rt::concat_part<" << outer << ", " << inner << ", " << outInner
-       << ">(" << ptr(v) << ", " << ptr(op.getResult()) << " + " << offset
+       << ">(" << c.ptr(v) << ", " << c.ptr(op.getResult()) << " + " << offset
        << ");\n";
     offset += inner;
   }
   return success();
 }
 
-LogicalResult Emitter::emitTranspose(raw_indented_ostream &os, k::TransposeOp op) {
+static LogicalResult printTranspose(PrintContext &c, raw_indented_ostream &os,
+                                 k::TransposeOp op) {
   auto in = cast<ShapedType>(op.getInput().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
   SmallVector<int64_t> inStrides(in.size(), 1), strides;
@@ -243,7 +255,7 @@ LogicalResult Emitter::emitTranspose(raw_indented_ostream &os, k::TransposeOp op
   os << "static constexpr int64_t shape[] = " << braceList(y) << ";\n";
   os << "static constexpr int64_t strides[] = " << braceList(strides) << ";\n";
   os << "onnxcc::rt::transpose<" << y.size() << ">(shape, strides, "
-     << ptr(op.getInput()) << ", " << ptr(op.getResult()) << ");\n";
+     << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
   os.unindent();
   os << "}\n";
   return success();
@@ -279,37 +291,56 @@ LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
   os << "// " << (names.empty() ? op->getName().getStringRef().str()
                                 : llvm::join(names, " + "))
      << "\n";
-  return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](k::GemmOp o) { return emitGemm(os, o); })
-      .Case([&](k::Conv2dOp o) { return emitConv(os, o); })
-      .Case([&](k::Pool2dOp o) { return emitPool(os, o); })
-      .Case([&](k::ElementwiseOp o) { return emitElementwise(os, o); })
-      .Case([&](k::ConcatOp o) { return emitConcat(os, o); })
-      .Case([&](k::TransposeOp o) { return emitTranspose(os, o); })
-      .Case([&](k::GlobalAvgPoolOp o) {
-        auto x = cast<ShapedType>(o.getInput().getType()).getShape();
-        int64_t spatial = 1;
-        for (size_t d = 2; d < x.size(); ++d)
-          spatial *= x[d];
-        os << "onnxcc::rt::global_avg_pool<" << x[0] * x[1] << ", " << spatial
-           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
-        return success();
-      })
-      .Case([&](k::SoftmaxOp o) {
-        auto x = cast<ShapedType>(o.getType()).getShape();
-        int64_t axis = o.getAxis(), outer = 1, inner = 1;
-        for (int64_t d = 0; d < axis; ++d)
-          outer *= x[d];
-        for (int64_t d = axis + 1; d < (int64_t)x.size(); ++d)
-          inner *= x[d];
-        os << "onnxcc::rt::softmax<" << outer << ", " << x[axis] << ", " << inner
-           << ">(" << ptr(o.getInput()) << ", " << ptr(o.getResult()) << ");\n";
-        return success();
-      })
-      .Default([&](Operation *other) {
-        return other->emitError() << "the C++ emitter has no printer for '"
-                                  << other->getName() << "'";
-      });
+  const KernelPrinterTable &printers = kernelPrinters();
+  auto it = printers.find(op->getName().getTypeID());
+  if (it == printers.end())
+    return op->emitError() << "the C++ emitter has no printer for '"
+                           << op->getName() << "'";
+  return it->second(*this, os, op);
+}
+
+static LogicalResult printGlobalAvgPool(PrintContext &c, raw_indented_ostream &os,
+                                        k::GlobalAvgPoolOp op) {
+  auto x = staticShape(op.getInput());
+  int64_t spatial = 1;
+  for (size_t d = 2; d < x.size(); ++d)
+    spatial *= x[d];
+  os << "onnxcc::rt::global_avg_pool<" << x[0] * x[1] << ", " << spatial << ">("
+     << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
+  return success();
+}
+
+static LogicalResult printSoftmax(PrintContext &c, raw_indented_ostream &os,
+                                  k::SoftmaxOp op) {
+  auto x = staticShape(op.getResult());
+  int64_t axis = op.getAxis(), outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d)
+    outer *= x[d];
+  for (int64_t d = axis + 1; d < (int64_t)x.size(); ++d)
+    inner *= x[d];
+  os << "onnxcc::rt::softmax<" << outer << ", " << x[axis] << ", " << inner << ">("
+     << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
+  return success();
+}
+
+void addCorePrinters(KernelPrinterTable &t) {
+  addPrinter<k::GemmOp>(t, printGemm);
+  addPrinter<k::Conv2dOp>(t, printConv);
+  addPrinter<k::Pool2dOp>(t, printPool);
+  addPrinter<k::ElementwiseOp>(t, printElementwise);
+  addPrinter<k::ConcatOp>(t, printConcat);
+  addPrinter<k::TransposeOp>(t, printTranspose);
+  addPrinter<k::GlobalAvgPoolOp>(t, printGlobalAvgPool);
+  addPrinter<k::SoftmaxOp>(t, printSoftmax);
+}
+
+const KernelPrinterTable &kernelPrinters() {
+  static const KernelPrinterTable table = [] {
+    KernelPrinterTable t;
+    addCorePrinters(t);
+    return t;
+  }();
+  return table;
 }
 
 } // namespace onnxcc

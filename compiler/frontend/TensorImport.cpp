@@ -231,10 +231,12 @@ bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
     bytes.assign(t.raw_data().begin(), t.raw_data().end());
     return true;
   }
-  bytes.resize(expected);
   auto copyFrom = [&](const auto &field, auto convert) {
+    // Checked before allocating: the dims may claim gigabytes the field
+    // does not hold.
     if ((int64_t)field.size() != n)
       return mismatch(field.size(), "elements");
+    bytes.resize(expected);
     for (int64_t i = 0; i < n; ++i) {
       auto v = convert(field.Get(i));
       std::memcpy(bytes.data() + i * width, &v, width);
