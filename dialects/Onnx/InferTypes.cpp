@@ -1,6 +1,7 @@
 //===- InferTypes.cpp - shared pieces of the ops' type inference ---------===//
 #include "dialects/Onnx/InferTypes.h"
 
+#include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -23,6 +24,14 @@ Type withElementType(Type type, Type element) {
   if (auto ranked = dyn_cast<RankedTensorType>(type))
     return RankedTensorType::get(ranked.getShape(), element);
   return UnrankedTensorType::get(element);
+}
+
+std::optional<std::vector<int64_t>> constInts(Value v) {
+  ElementsAttr attr = getConstantElements(v);
+  std::vector<int64_t> out;
+  if (!attr || !readAsInt64s(attr, out))
+    return std::nullopt;
+  return out;
 }
 
 std::optional<ArrayRef<int64_t>> shapeOf(Value v) {

@@ -14,6 +14,7 @@
 #include "mlir/IR/TypeRange.h"
 #include "mlir/IR/Value.h"
 #include <optional>
+#include <vector>
 
 namespace onnxcc {
 
@@ -21,6 +22,17 @@ namespace onnxcc {
 /// equal: an op imported with an unranked result stays valid until the
 /// shape-inference pass refines it.
 bool compatibleTypes(mlir::TypeRange l, mlir::TypeRange r);
+
+/// Defines Op::isCompatibleReturnTypes as compatibleTypes(), for ops that
+/// write their own inferReturnTypes (family ops get it from OnnxBase.td).
+#define ONNXCC_COMPATIBLE_RETURN_TYPES(Op)                                     \
+  bool Op::isCompatibleReturnTypes(::mlir::TypeRange l, ::mlir::TypeRange r) { \
+    return ::onnxcc::compatibleTypes(l, r);                                    \
+  }
+
+/// The values of a constant integer operand (Reshape's shape, axes given
+/// as an input), or nullopt while it is not a constant.
+std::optional<std::vector<int64_t>> constInts(mlir::Value v);
 
 /// `type` (ranked or not) with its element type replaced by `element`.
 mlir::Type withElementType(mlir::Type type, mlir::Type element);

@@ -52,19 +52,7 @@ static LogicalResult pushShape(SmallVectorImpl<Type> &types,
 }
 
 /// Reads a small constant i64 operand (Reshape's shape, Unsqueeze's axes).
-static std::optional<std::vector<int64_t>> constInts(Value v) {
-  ElementsAttr attr = getConstantElements(v);
-  std::vector<int64_t> out;
-  if (!attr || !readAsInt64s(attr, out))
-    return std::nullopt;
-  return out;
-}
-
-#define ONNXCC_COMPATIBLE(Op)                                                  \
-  bool Op::isCompatibleReturnTypes(TypeRange l, TypeRange r) {                 \
-    return compatibleTypes(l, r);                                              \
-  }
-
+#define ONNXCC_COMPATIBLE(Op) ONNXCC_COMPATIBLE_RETURN_TYPES(Op)
 
 LogicalResult SoftmaxOp::inferReturnTypes(MLIRContext *, std::optional<Location> l,
                                           Adaptor adaptor,
