@@ -58,6 +58,8 @@ Value expandTo(PatternRewriter &rewriter, Location loc, Value p,
                           RankedTensorType::get(pt.getShape().take_back(target.getRank()),
                                                 pt.getElementType()),
                           p);
+  // buildElementwise leaves the insertion point inside the new body.
+  OpBuilder::InsertionGuard guard(rewriter);
   return buildElementwise(rewriter, loc, target, {p},
                           [](ScalarBuilder &, ValueRange a, TypeRange, Type) {
                             return a[0];

@@ -52,9 +52,9 @@ Value buildReduce(PatternRewriter &rewriter, Location loc, Value x,
                                      StringRef("max"), StringRef("min"),
                                      StringRef("prod")},
                                     kind);
-  Value r = identity ? k::ViewOp::create(rewriter, loc, kept, x).getResult()
-                     : k::ReduceOp::create(rewriter, loc, kept, x, kind, axes)
-                           .getResult();
+  if (identity)
+    return k::ViewOp::create(rewriter, loc, resultType, x);
+  Value r = k::ReduceOp::create(rewriter, loc, kept, x, kind, axes);
   if (kept != resultType)
     r = k::ViewOp::create(rewriter, loc, resultType, r);
   return r;
@@ -158,11 +158,16 @@ struct GlobalLpPoolPattern : OpRewritePattern<o::GlobalLpPoolOp> {
     }
     // (sum |x|^p)^(1/p), the powers in the compute type.
     double pd = static_cast<double>(p);
-    Value powered = buildElementwise(
-        rewriter, loc, x.getType(), {x},
-        [&](ScalarBuilder &s, ValueRange a, TypeRange, Type) {
-          return s.pow(s.abs(a[0]), s.constant(a[0].getType(), pd));
-        });
+    Value powered;
+    {
+      // buildElementwise leaves the insertion point inside the new body.
+      OpBuilder::InsertionGuard guard(rewriter);
+      powered = buildElementwise(
+          rewriter, loc, x.getType(), {x},
+          [&](ScalarBuilder &s, ValueRange a, TypeRange, Type) {
+            return s.pow(s.abs(a[0]), s.constant(a[0].getType(), pd));
+          });
+    }
     Value sum = buildReduce(rewriter, loc, powered, "sum", axes, op.getType());
     rewriter.replaceOp(op, buildElementwise(
                                rewriter, loc, op.getType(), {sum},

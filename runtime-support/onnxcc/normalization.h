@@ -144,9 +144,11 @@ inline void log_softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
       C sum = C(0);
       for (int64_t a = 0; a < Axis; ++a)
         sum += std::exp(C(xs[a * Inner]) - m);
-      const C shift = m + std::log(sum);
+      // (x - m) - log(sum), not x - (m + log(sum)): m + log(sum) would
+      // round away the small log(sum) next to a large m.
+      const C log_sum = std::log(sum);
       for (int64_t a = 0; a < Axis; ++a)
-        ys[a * Inner] = store_as<T>(C(xs[a * Inner]) - shift);
+        ys[a * Inner] = store_as<T>((C(xs[a * Inner]) - m) - log_sum);
     }
 }
 
