@@ -71,6 +71,10 @@ LogicalResult inferReduceTypes(OptLoc loc, Value data, Value axes,
   if (axes) {
     if (auto a = shapeOf(axes); a && a->size() > 1)
       return emitOptionalError(loc, "axes must be 1-D, got rank ", a->size());
+    Type axesElement = getElementTypeOrSelf(axes.getType());
+    if (!axesElement.isInteger(64))
+      return emitOptionalError(loc, "axes must be int64, got element type ",
+                               axesElement);
     list = constInts(axes);
   } else {
     list.emplace();
