@@ -3,7 +3,8 @@
 // Reductions take `axes` as an attribute before opset 18 (13 for
 // ReduceSum) and as an optional input since; the attribute becomes a
 // constant operand. An `axes` input must fold to a constant: one that is a
-// graph input is refused here, naming it. GlobalMaxPool and GlobalLpPool
+// graph input is refused here, naming it (unless it has shape [0]: then it
+// is empty whatever the data). GlobalMaxPool and GlobalLpPool
 // are reductions over the spatial axes.
 //
 //===----------------------------------------------------------------------===//
@@ -36,7 +37,12 @@ LogicalResult importReduce(NodeContext &n) {
       return failure();
     axes = n.operand(1);
     noop = n.getInt("noop_with_empty_axes", 0);
-    if (axes && isa<BlockArgument>(axes))
+    // A graph input of shape [0] holds no value to wait for: no axes.
+    auto axesType = axes ? dyn_cast<RankedTensorType>(axes.getType()) : nullptr;
+    if (isa_and_nonnull<BlockArgument>(axes) && axesType &&
+        axesType.getShape() == ArrayRef<int64_t>{0})
+      axes = n.i64Constant({});
+    else if (isa_and_nonnull<BlockArgument>(axes))
       return n.error("axes come from graph input '" + n.node.input(1) +
                      "': data-dependent axes are not supported (they must be "
                      "a constant)");
