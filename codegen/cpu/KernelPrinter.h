@@ -53,6 +53,8 @@ const KernelPrinterTable &kernelPrinters();
 
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
+void addNormalizationPrinters(KernelPrinterTable &table);
+void addReductionPrinters(KernelPrinterTable &table);
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

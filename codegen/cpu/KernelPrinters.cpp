@@ -342,6 +342,8 @@ const KernelPrinterTable &kernelPrinters() {
   static const KernelPrinterTable table = [] {
     KernelPrinterTable t;
     addCorePrinters(t);
+    addNormalizationPrinters(t);
+    addReductionPrinters(t);
     return t;
   }();
   return table;

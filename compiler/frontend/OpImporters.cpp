@@ -459,6 +459,8 @@ const llvm::StringMap<OpImportFn> &opImporters() {
         {"Unsqueeze", importUnsqueeze},
     };
     addElementwiseImporters(t);
+    addNormalizationImporters(t);
+    addReductionImporters(t);
     return t;
   }();
   return table;

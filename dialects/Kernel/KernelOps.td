@@ -201,4 +201,7 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+include "dialects/Kernel/NormalizationKernelOps.td"
+include "dialects/Kernel/ReductionKernelOps.td"
+
 #endif // ONNXCC_KERNEL_OPS

@@ -11,6 +11,8 @@
 
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
+include "dialects/Onnx/NormalizationOps.td"
+include "dialects/Onnx/ReductionOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants
