@@ -344,6 +344,7 @@ const KernelPrinterTable &kernelPrinters() {
     addCorePrinters(t);
     addNormalizationPrinters(t);
     addReductionPrinters(t);
+    addImagePrinters(t);
     return t;
   }();
   return table;

@@ -461,6 +461,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addElementwiseImporters(t);
     addNormalizationImporters(t);
     addReductionImporters(t);
+    addImageImporters(t);
     return t;
   }();
   return table;

@@ -10,6 +10,7 @@
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/reduce.h"
+#include "onnxcc/resize.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
