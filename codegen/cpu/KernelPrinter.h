@@ -56,6 +56,7 @@ void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addNormalizationPrinters(KernelPrinterTable &table);
 void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
+void addAttentionPrinters(KernelPrinterTable &table);
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

@@ -345,6 +345,7 @@ const KernelPrinterTable &kernelPrinters() {
     addNormalizationPrinters(t);
     addReductionPrinters(t);
     addImagePrinters(t);
+    addAttentionPrinters(t);
     return t;
   }();
   return table;

@@ -462,6 +462,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addNormalizationImporters(t);
     addReductionImporters(t);
     addImageImporters(t);
+    addAttentionImporters(t);
     return t;
   }();
   return table;

@@ -69,6 +69,7 @@ void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);
+void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

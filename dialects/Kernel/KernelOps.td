@@ -204,5 +204,6 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 include "dialects/Kernel/NormalizationKernelOps.td"
 include "dialects/Kernel/ReductionKernelOps.td"
 include "dialects/Kernel/ImageOps.td"
+include "dialects/Kernel/AttentionKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

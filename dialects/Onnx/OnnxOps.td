@@ -14,6 +14,7 @@ include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/NormalizationOps.td"
 include "dialects/Onnx/ReductionOps.td"
 include "dialects/Onnx/ImageOps.td"
+include "dialects/Onnx/AttentionOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

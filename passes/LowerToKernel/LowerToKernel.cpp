@@ -131,6 +131,7 @@ void LowerToKernelPass::runOnOperation() {
   populateNormalizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateImagePatterns(patterns);
+  populateAttentionPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

@@ -39,6 +39,7 @@ void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 void populateImagePatterns(mlir::RewritePatternSet &patterns);
+void populateAttentionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 

@@ -2,6 +2,7 @@
 #ifndef ONNXCC_RUNTIME_RUNTIME_H
 #define ONNXCC_RUNTIME_RUNTIME_H
 
+#include "onnxcc/attention.h"
 #include "onnxcc/config.h"
 #include "onnxcc/conv.h"
 #include "onnxcc/elementwise.h"
