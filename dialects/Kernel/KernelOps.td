@@ -3,6 +3,7 @@
 #define ONNXCC_KERNEL_OPS
 
 include "dialects/Kernel/KernelDialect.td"
+include "dialects/Kernel/KernelInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -75,7 +76,8 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
   let hasVerifier = 1;
 }
 
-def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove]> {
+def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<Kernel_ScratchOpInterface>]> {
   let summary = "grouped, dilated 2-D convolution (NCHW) with epilogue";
   let description = [{
     ```mlir
