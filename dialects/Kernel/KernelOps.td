@@ -203,4 +203,6 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+include "dialects/Kernel/RecurrentKernelOps.td"
+
 #endif // ONNXCC_KERNEL_OPS

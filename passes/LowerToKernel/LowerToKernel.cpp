@@ -102,6 +102,7 @@ void LowerToKernelPass::runOnOperation() {
   populateConvPoolPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
+  populateRecurrentPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

@@ -37,6 +37,7 @@ void populateLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateRecurrentPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 
