@@ -8,6 +8,7 @@
 #include "onnxcc/gemm.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/pool.h"
+#include "onnxcc/quantization.h"
 #include "onnxcc/recurrent.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
