@@ -54,6 +54,7 @@ const KernelPrinterTable &kernelPrinters();
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addRecurrentPrinters(KernelPrinterTable &table);
+void addQuantizationPrinters(KernelPrinterTable &table);
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

@@ -339,6 +339,7 @@ const KernelPrinterTable &kernelPrinters() {
     KernelPrinterTable t;
     addCorePrinters(t);
     addRecurrentPrinters(t);
+    addQuantizationPrinters(t);
     return t;
   }();
   return table;

@@ -460,6 +460,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     };
     addElementwiseImporters(t);
     addRecurrentImporters(t);
+    addQuantizationImporters(t);
     return t;
   }();
   return table;

@@ -67,6 +67,7 @@ const llvm::StringMap<OpImportFn> &opImporters();
 /// the table.
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addRecurrentImporters(llvm::StringMap<OpImportFn> &table);
+void addQuantizationImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

@@ -204,5 +204,6 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 }
 
 include "dialects/Kernel/RecurrentKernelOps.td"
+include "dialects/Kernel/QuantizationKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

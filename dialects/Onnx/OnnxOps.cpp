@@ -8,6 +8,7 @@
 #include "dialects/Onnx/OnnxOps.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/QuantizationShapes.h"
 #include "dialects/Onnx/RecurrentShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"

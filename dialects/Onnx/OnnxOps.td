@@ -12,6 +12,7 @@
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/RecurrentOps.td"
+include "dialects/Onnx/QuantizationOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

@@ -103,6 +103,7 @@ void LowerToKernelPass::runOnOperation() {
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
   populateRecurrentPatterns(patterns);
+  populateQuantizationPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

@@ -38,6 +38,7 @@ void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
 void populateRecurrentPatterns(mlir::RewritePatternSet &patterns);
+void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 
