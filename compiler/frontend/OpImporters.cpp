@@ -461,6 +461,9 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addElementwiseImporters(t);
     addRecurrentImporters(t);
     addQuantizationImporters(t);
+    addNormalizationImporters(t);
+    addReductionImporters(t);
+    addImageImporters(t);
     return t;
   }();
   return table;

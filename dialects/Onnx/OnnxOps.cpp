@@ -8,8 +8,10 @@
 #include "dialects/Onnx/OnnxOps.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/NormalizationShapes.h"
 #include "dialects/Onnx/QuantizationShapes.h"
 #include "dialects/Onnx/RecurrentShapes.h"
+#include "dialects/Onnx/ReductionShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

@@ -14,7 +14,7 @@ include "dialects/Onnx/OnnxBase.td"
 
 // QuantizeLinear and DequantizeLinear: `output_type` is the element type the
 // importer resolved (the zero point's, output_dtype, or the default).
-class Onnx_LinearQuantOp<string mnemonic, string onnxName, bit isQuantize>
+class Onnx_LinearQuantOp<string mnemonic, bit isQuantize>
     : Onnx_FamilyOp<mnemonic> {
   let arguments = (ins AnyTensor:$x, AnyTensor:$scale,
                        Optional<AnyTensor>:$zero_point,
@@ -35,7 +35,7 @@ class Onnx_LinearQuantOp<string mnemonic, string onnxName, bit isQuantize>
 }
 
 def Onnx_QuantizeLinearOp
-    : Onnx_LinearQuantOp<"quantize_linear", "QuantizeLinear", 1> {
+    : Onnx_LinearQuantOp<"quantize_linear", 1> {
   let summary = "y = saturate(round_half_even(x / scale) + zero_point)";
   let description = [{
     `scale` and `zero_point` are scalars (per tensor), 1-D along `axis`
@@ -49,7 +49,7 @@ def Onnx_QuantizeLinearOp
 }
 
 def Onnx_DequantizeLinearOp
-    : Onnx_LinearQuantOp<"dequantize_linear", "DequantizeLinear", 0> {
+    : Onnx_LinearQuantOp<"dequantize_linear", 0> {
   let summary = "y = (x - zero_point) * scale";
   let description = [{
     The same scale layouts as `onnx.quantize_linear`.

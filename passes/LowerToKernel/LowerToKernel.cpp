@@ -104,6 +104,8 @@ void LowerToKernelPass::runOnOperation() {
   populateNormalizationPatterns(patterns);
   populateRecurrentPatterns(patterns);
   populateQuantizationPatterns(patterns);
+  populateReductionPatterns(patterns);
+  populateImagePatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.
