@@ -53,6 +53,8 @@ const KernelPrinterTable &kernelPrinters();
 
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
+void addRecurrentPrinters(KernelPrinterTable &table);
+void addQuantizationPrinters(KernelPrinterTable &table);
 void addNormalizationPrinters(KernelPrinterTable &table);
 void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp

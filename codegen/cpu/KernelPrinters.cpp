@@ -342,6 +342,8 @@ const KernelPrinterTable &kernelPrinters() {
   static const KernelPrinterTable table = [] {
     KernelPrinterTable t;
     addCorePrinters(t);
+    addRecurrentPrinters(t);
+    addQuantizationPrinters(t);
     addNormalizationPrinters(t);
     addReductionPrinters(t);
     addImagePrinters(t);

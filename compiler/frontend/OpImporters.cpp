@@ -459,6 +459,8 @@ const llvm::StringMap<OpImportFn> &opImporters() {
         {"Unsqueeze", importUnsqueeze},
     };
     addElementwiseImporters(t);
+    addRecurrentImporters(t);
+    addQuantizationImporters(t);
     addNormalizationImporters(t);
     addReductionImporters(t);
     addImageImporters(t);

@@ -66,6 +66,8 @@ const llvm::StringMap<OpImportFn> &opImporters();
 /// The builders of one op family (ElementwiseImporters.cpp, ...), added to
 /// the table.
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
+void addRecurrentImporters(llvm::StringMap<OpImportFn> &table);
+void addQuantizationImporters(llvm::StringMap<OpImportFn> &table);
 void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);

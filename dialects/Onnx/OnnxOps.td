@@ -11,6 +11,8 @@
 
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
+include "dialects/Onnx/RecurrentOps.td"
+include "dialects/Onnx/QuantizationOps.td"
 include "dialects/Onnx/NormalizationOps.td"
 include "dialects/Onnx/ReductionOps.td"
 include "dialects/Onnx/ImageOps.td"

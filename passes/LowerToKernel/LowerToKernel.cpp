@@ -129,6 +129,8 @@ void LowerToKernelPass::runOnOperation() {
   populateConvPoolPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
+  populateRecurrentPatterns(patterns);
+  populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateImagePatterns(patterns);
   populateAttentionPatterns(patterns);

@@ -10,6 +10,8 @@
 #include "onnxcc/layout.h"
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
+#include "onnxcc/quantization.h"
+#include "onnxcc/recurrent.h"
 #include "onnxcc/reduce.h"
 #include "onnxcc/resize.h"
 #include "onnxcc/scalar_ops.h"
