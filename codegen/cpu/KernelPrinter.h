@@ -53,6 +53,7 @@ const KernelPrinterTable &kernelPrinters();
 
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
+void addDataMovementPrinters(KernelPrinterTable &table); // DataMovementPrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

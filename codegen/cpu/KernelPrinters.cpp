@@ -338,6 +338,7 @@ const KernelPrinterTable &kernelPrinters() {
   static const KernelPrinterTable table = [] {
     KernelPrinterTable t;
     addCorePrinters(t);
+    addDataMovementPrinters(t);
     return t;
   }();
   return table;

@@ -459,6 +459,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
         {"Unsqueeze", importUnsqueeze},
     };
     addElementwiseImporters(t);
+    addDataMovementImporters(t);
     return t;
   }();
   return table;

@@ -66,6 +66,7 @@ const llvm::StringMap<OpImportFn> &opImporters();
 /// The builders of one op family (ElementwiseImporters.cpp, ...), added to
 /// the table.
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
+void addDataMovementImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

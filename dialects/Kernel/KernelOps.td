@@ -201,4 +201,6 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+include "dialects/Kernel/DataMovementKernelOps.td"
+
 #endif // ONNXCC_KERNEL_OPS

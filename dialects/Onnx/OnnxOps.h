@@ -10,6 +10,7 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialects/Onnx/DataMovementShapes.h"
 #include "dialects/Onnx/InferTypes.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
 

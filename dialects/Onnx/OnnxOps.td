@@ -11,6 +11,7 @@
 
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
+include "dialects/Onnx/DataMovementOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

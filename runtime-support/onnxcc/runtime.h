@@ -4,8 +4,10 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/conv.h"
+#include "onnxcc/data_movement.h"
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
+#include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/scalar_ops.h"
