@@ -10,6 +10,7 @@
 #include "codegen/cpu/KernelPrinter.h"
 
 #include "dialects/Kernel/KernelOps.h"
+#include "dialects/Onnx/DataMovementShapes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -60,21 +61,6 @@ LogicalResult printCopy(PrintContext &c, raw_indented_ostream &os, k::CopyOp op)
   os << c.ptr(op.getInput()) << ", " << c.ptr(op.getOutput()) << ");\n";
   os.unindent().unindent();
   return success();
-}
-
-/// Maps output coordinate `i` of a dimension padded by `begin` at the front
-/// and keeping `kept` input elements to a coordinate in [0, kept), the way
-/// numpy's pad modes do (reflect repeats with period 2 * (kept - 1)).
-int64_t padSource(StringRef mode, int64_t i, int64_t begin, int64_t kept) {
-  int64_t j = i - std::max<int64_t>(begin, 0);
-  if (mode == "edge")
-    return std::clamp<int64_t>(j, 0, kept - 1);
-  if (mode == "wrap")
-    return ((j % kept) + kept) % kept;
-  if (kept == 1) // reflect
-    return 0;
-  int64_t period = 2 * (kept - 1), r = ((j % period) + period) % period;
-  return r < kept ? r : period - r;
 }
 
 LogicalResult printPad(PrintContext &c, raw_indented_ostream &os, k::PadOp op) {
@@ -133,7 +119,7 @@ LogicalResult printPad(PrintContext &c, raw_indented_ostream &os, k::PadOp op) {
   SmallVector<int64_t> table;
   for (int64_t d = 0; d < rank; ++d)
     for (int64_t i = 0; i < out[d]; ++i)
-      table.push_back((keptFrom[d] + padSource(op.getMode(), i, pads[d], kept[d])) *
+      table.push_back((keptFrom[d] + padSourceIndex(op.getMode(), i, pads[d], kept[d])) *
                       inStrides[d]);
   SmallVector<int64_t> shape(out.begin(), out.end());
   if (shape.empty()) { // rank 0: one element, offset 0

@@ -292,6 +292,18 @@ FailureOr<Shape> resolvePads(OptLoc loc, int64_t rank, ArrayRef<int64_t> pads,
   return out;
 }
 
+int64_t padSourceIndex(StringRef mode, int64_t i, int64_t begin, int64_t kept) {
+  int64_t j = i - std::max<int64_t>(begin, 0);
+  if (mode == "edge")
+    return std::clamp<int64_t>(j, 0, kept - 1);
+  if (mode == "wrap")
+    return ((j % kept) + kept) % kept;
+  if (kept == 1) // reflect of one element
+    return 0;
+  int64_t period = 2 * (kept - 1), r = ((j % period) + period) % period;
+  return r < kept ? r : period - r;
+}
+
 //===----------------------------------------------------------------------===//
 // Strided copies
 //===----------------------------------------------------------------------===//

@@ -49,6 +49,13 @@ mlir::FailureOr<Shape> resolvePads(OptLoc loc, int64_t rank,
                                    llvm::ArrayRef<int64_t> pads,
                                    std::optional<llvm::ArrayRef<int64_t>> axes);
 
+/// Pad's reflect, edge and wrap modes: the coordinate in [0, kept) that
+/// output coordinate `i` reads, for a dimension padded by `begin` in front
+/// (none when negative) whose input keeps `kept` >= 1 elements after
+/// cropping. Reflect repeats with period 2 * (kept - 1), like numpy's pad.
+int64_t padSourceIndex(llvm::StringRef mode, int64_t i, int64_t begin,
+                       int64_t kept);
+
 /// out = in[offset + sum_d idx_d * strides_d] for every multi-index idx of
 /// `shape` in row-major order: the output is contiguous over `shape`.
 /// Strides may be 0 (broadcast) or negative (reversed slices).
