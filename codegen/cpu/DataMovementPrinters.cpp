@@ -56,7 +56,7 @@ LogicalResult printCopy(PrintContext &c, raw_indented_ostream &os, k::CopyOp op)
     return success();
   }
   os << "onnxcc::rt::strided_copy<" << dims(op.getShape()) << ", "
-     << dims(op.getStrides()) << ", " << op.getOffset() << ">(\n";
+     << dims(op.getStrides()) << ", " << (int64_t)op.getOffset() << ">(\n";
   os.indent().indent();
   os << c.ptr(op.getInput()) << ", " << c.ptr(op.getOutput()) << ");\n";
   os.unindent().unindent();
@@ -152,7 +152,8 @@ LogicalResult printRange(PrintContext &c, raw_indented_ostream &os, k::RangeOp o
 
 LogicalResult printEye(PrintContext &c, raw_indented_ostream &os, k::EyeOp op) {
   auto y = staticShape(op.getOutput());
-  os << "onnxcc::rt::eye<" << y[0] << ", " << y[1] << ", " << op.getK() << ">("
+  // I64Attr getters return uint64_t: the diagonal may be negative.
+  os << "onnxcc::rt::eye<" << y[0] << ", " << y[1] << ", " << (int64_t)op.getK() << ">("
      << c.ptr(op.getOutput()) << ");\n";
   return success();
 }
