@@ -308,6 +308,21 @@ LogicalResult printScatterND(PrintContext &c, raw_indented_ostream &os,
   return success();
 }
 
+LogicalResult printTensorScatter(PrintContext &c, raw_indented_ostream &os,
+                                 k::TensorScatterOp op) {
+  auto cache = staticShape(op.getCache()), u = staticShape(op.getUpdate());
+  size_t axis = op.getAxis();
+  os << "onnxcc::rt::tensor_scatter<" << cache[0] << ", " << product(cache, 1, axis)
+     << ", " << cache[axis] << ", " << u[axis] << ", " << product(cache, axis + 1)
+     << ", " << (op.getCircular() ? "true" : "false") << ">(\n";
+  os.indent().indent();
+  os << c.ptr(op.getCache()) << ", " << c.ptr(op.getUpdate()) << ", "
+     << (op.getIndices() ? c.ptr(op.getIndices()) : nullOf("std::int64_t")) << ", "
+     << c.ptr(op.getOutput()) << ");\n";
+  os.unindent().unindent();
+  return success();
+}
+
 } // namespace
 
 void addDataMovementPrinters(KernelPrinterTable &t) {
@@ -326,6 +341,7 @@ void addDataMovementPrinters(KernelPrinterTable &t) {
   addPrinter<k::GatherNDOp>(t, printGatherND);
   addPrinter<k::ScatterElementsOp>(t, printScatterElements);
   addPrinter<k::ScatterNDOp>(t, printScatterND);
+  addPrinter<k::TensorScatterOp>(t, printTensorScatter);
 }
 
 } // namespace onnxcc

@@ -139,6 +139,28 @@ LogicalResult importPad(NodeContext &n) {
   return success();
 }
 
+LogicalResult importCenterCropPad(NodeContext &n) {
+  if (failed(n.arity(2, 2)))
+    return failure();
+  DenseI64ArrayAttr axes;
+  if (n.has("axes"))
+    axes = n.builder.getDenseI64ArrayAttr(n.getInts("axes"));
+  n.results.push_back(o::CenterCropPadOp::create(n.builder, n.loc,
+                                                 n.unrankedLike(n.operand(0)),
+                                                 n.operand(0), n.operand(1), axes));
+  return success();
+}
+
+LogicalResult importTensorScatter(NodeContext &n) {
+  if (failed(n.arity(2, 3)))
+    return failure();
+  n.results.push_back(o::TensorScatterOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), n.operand(1),
+      n.operand(2), i64(n, "axis", -2),
+      n.builder.getStringAttr(n.getString("mode", "linear"))));
+  return success();
+}
+
 LogicalResult importConstantOfShape(NodeContext &n) {
   if (failed(n.arity(1, 1)))
     return failure();
@@ -397,6 +419,8 @@ void addDataMovementImporters(llvm::StringMap<OpImportFn> &t) {
   t["Tile"] = importTile;
   t["Split"] = importSplit;
   t["Pad"] = importPad;
+  t["CenterCropPad"] = importCenterCropPad;
+  t["TensorScatter"] = importTensorScatter;
   t["ConstantOfShape"] = importConstantOfShape;
   t["Range"] = importRange;
   t["Size"] = importSize;

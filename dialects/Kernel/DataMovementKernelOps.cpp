@@ -268,6 +268,24 @@ LogicalResult ScatterElementsOp::verify() {
   return sameElements(*this, getData(), getUpdates(), "updates");
 }
 
+LogicalResult TensorScatterOp::verify() {
+  auto c = shapeOf(getCache()), u = shapeOf(getUpdate());
+  int64_t axis = getAxis();
+  if (c.size() != u.size() || c.size() < 2 || axis < 1 || axis >= (int64_t)c.size() ||
+      getCache().getType() != getOutput().getType())
+    return emitOpError() << "needs cache, update and result of one rank >= 2 "
+                         << "and a non-batch axis";
+  for (size_t d = 0; d < c.size(); ++d)
+    if ((int64_t)d == axis ? u[d] > c[d] : u[d] != c[d])
+      return emitOpError() << "update does not fit the cache along dimension " << d;
+  if (getIndices() && (shapeOf(getIndices()) != c.take_front(1) ||
+                       !isIndexType(elementOf(getIndices()))))
+    return emitOpError() << "indices must be one integer per batch";
+  if (countOf(getUpdate()) > 0 && c[axis] == 0)
+    return emitOpError() << "writes into an empty axis";
+  return sameElements(*this, getCache(), getUpdate(), "update");
+}
+
 LogicalResult ScatterNDOp::verify() {
   auto d = shapeOf(getData()), i = shapeOf(getIndices());
   if (failed(checkIndices(*this, getIndices())) ||

@@ -245,4 +245,23 @@ def Kernel_ScatterNDOp : Kernel_Op<"scatter_nd", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Kernel_TensorScatterOp : Kernel_Op<"tensor_scatter", [Pure]> {
+  let summary = "a copy of the cache with the update written at per-batch positions";
+  let description = [{
+    Positions come from the optional one-per-batch `indices` (0 when
+    absent); circular mode wraps them, linear mode clamps a position past
+    the cache to its end.
+
+    ```mlir
+    %y = kernel.tensor_scatter %cache, %upd, %pos {axis = 2 : i64, circular = false} : (tensor<2x3x8x4xf32>, tensor<2x3x1x4xf32>, tensor<2xi64>) -> tensor<2x3x8x4xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$cache, StaticTensor:$update,
+                   Optional<StaticTensor>:$indices, I64Attr:$axis,
+                   BoolAttr:$circular);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$cache `,` $update (`,` $indices^)? attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
+}
+
 #endif // ONNXCC_KERNEL_DATA_MOVEMENT_OPS

@@ -165,6 +165,26 @@ def Onnx_PadOp : Onnx_DataMovementOp<"pad", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Onnx_CenterCropPadOp : Onnx_DataMovementOp<"center_crop_pad"> {
+  let summary = "crop or zero-pad each of `axes` around its center to a constant size";
+  let description = [{
+    An odd difference crops (or pads) one element more at the end.
+
+    ```mlir
+    %y = onnx.center_crop_pad %x, %shape {axes = array<i64: 0, 1>} : (tensor<20x10xf32>, tensor<2xi64>) -> tensor<10x14xf32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$shape,
+                   OptionalAttr<DenseI64ArrayAttr>:$axes);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input `,` $shape attr-dict `:` functional-type(operands, results)";
+  let inferTypes = [{
+      return ::onnxcc::inferCenterCropPadTypes(loc, adaptor.getInput(),
+                                               adaptor.getShape(),
+                                               adaptor.getAxes(), types);
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Tensors made from a shape alone
 //===----------------------------------------------------------------------===//
@@ -424,6 +444,31 @@ def Onnx_ScatterNDOp : Onnx_DataMovementOp<"scatter_nd"> {
       return ::onnxcc::inferScatterNDTypes(loc, adaptor.getData(), adaptor.getIndices(),
                                            adaptor.getUpdates(), adaptor.getReduction(),
                                            types);
+  }];
+}
+
+def Onnx_TensorScatterOp : Onnx_DataMovementOp<"tensor_scatter"> {
+  let summary = "write a sequence update into a cache at per-batch positions";
+  let description = [{
+    ONNX `TensorScatter` (opset 24): the cache keeps its shape; `update`
+    differs only along `axis` and is written from `write_indices[b]`
+    (0 when absent) on, wrapping around in circular mode.
+
+    ```mlir
+    %y = onnx.tensor_scatter %cache, %upd, %pos {axis = -2 : i64, mode = "linear"} : (tensor<2x3x8x4xf32>, tensor<2x3x1x4xf32>, tensor<2xi64>) -> tensor<2x3x8x4xf32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$past_cache, AnyTensor:$update,
+                   Optional<AnyTensor>:$write_indices,
+                   DefaultValuedAttr<I64Attr, "-2">:$axis,
+                   DefaultValuedAttr<StrAttr, "\"linear\"">:$mode);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$past_cache `,` $update (`,` $write_indices^)? attr-dict `:` functional-type(operands, results)";
+  let inferTypes = [{
+      return ::onnxcc::inferTensorScatterTypes(
+          loc, adaptor.getPastCache(), adaptor.getUpdate(),
+          adaptor.getWriteIndices(), (int64_t)adaptor.getAxis(),
+          adaptor.getMode(), types);
   }];
 }
 

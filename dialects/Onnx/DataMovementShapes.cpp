@@ -292,6 +292,44 @@ FailureOr<Shape> resolvePads(OptLoc loc, int64_t rank, ArrayRef<int64_t> pads,
   return out;
 }
 
+FailureOr<Shape> resolveCenterCropPad(OptLoc loc, ArrayRef<int64_t> in,
+                                      ArrayRef<int64_t> target,
+                                      std::optional<ArrayRef<int64_t>> axes) {
+  int64_t rank = in.size();
+  SmallVector<int64_t> ax;
+  if (axes) {
+    SmallVector<bool> seen(rank, false);
+    for (int64_t a : *axes) {
+      auto n = normalizeAxis(loc, a, rank);
+      if (failed(n))
+        return failure();
+      if (seen[*n])
+        return emitOptionalError(loc, "axes ", values(*axes), " repeat axis ", *n);
+      seen[*n] = true;
+      ax.push_back(*n);
+    }
+  } else {
+    for (int64_t d = 0; d < rank; ++d)
+      ax.push_back(d);
+  }
+  if (target.size() != ax.size())
+    return emitOptionalError(loc, "shape ", values(target), " must have one entry ",
+                             "per axis (", ax.size(), ")");
+  Shape pads(2 * rank, 0);
+  for (auto [a, want] : llvm::zip(ax, target)) {
+    if (want < 0 || want > kMaxDim)
+      return emitOptionalError(loc, "shape ", values(target), " has size ", want,
+                               ", outside [0, ", kMaxDim, "]");
+    if (in[a] == kDyn)
+      continue;
+    int64_t diff = want - in[a]; // > 0 pads, < 0 crops
+    int64_t front = diff >= 0 ? diff / 2 : -((-diff) / 2);
+    pads[a] = front;
+    pads[rank + a] = diff - front;
+  }
+  return pads;
+}
+
 int64_t padSourceIndex(StringRef mode, int64_t i, int64_t begin, int64_t kept) {
   int64_t j = i - std::max<int64_t>(begin, 0);
   if (mode == "edge")
@@ -645,6 +683,64 @@ LogicalResult inferPadTypes(OptLoc loc, Value data, Value pads, Value axes,
     out.push_back(n);
   }
   return push(types, out, et);
+}
+
+LogicalResult inferCenterCropPadTypes(OptLoc loc, Value input, Value shape,
+                                      std::optional<ArrayRef<int64_t>> axes,
+                                      Types &types) {
+  Type et = elementOf(input);
+  std::optional<std::vector<int64_t>> s;
+  if (failed(shapeInts(loc, shape, "CenterCropPad's shape", s)))
+    return failure();
+  auto x = shapeOf(input);
+  if (!x || !s)
+    return pushUnranked(types, et);
+  auto pads = resolveCenterCropPad(loc, *x, *s, axes);
+  if (failed(pads))
+    return failure();
+  int64_t rank = x->size();
+  Shape out;
+  for (int64_t d = 0; d < rank; ++d)
+    out.push_back((*x)[d] == kDyn ? kDyn : (*x)[d] + (*pads)[d] + (*pads)[rank + d]);
+  return push(types, out, et);
+}
+
+LogicalResult inferTensorScatterTypes(OptLoc loc, Value cache, Value update,
+                                      Value indices, int64_t axis,
+                                      StringRef mode, Types &types) {
+  if (mode != "linear" && mode != "circular")
+    return emitOptionalError(loc, "mode must be linear or circular, got '", mode,
+                             "'");
+  if (elementOf(update) != elementOf(cache))
+    return emitOptionalError(loc, "update of type ", elementOf(update),
+                             " differs from the cache's ", elementOf(cache));
+  if (indices && failed(checkIndexType(loc, indices, "TensorScatter's write")))
+    return failure();
+  auto c = shapeOf(cache), u = shapeOf(update);
+  if (c && u) {
+    if (c->size() != u->size() || c->size() < 2)
+      return emitOptionalError(loc, "cache ", str(*c), " and update ", str(*u),
+                               " must have one rank >= 2");
+    auto ax = normalizeAxis(loc, axis, c->size());
+    if (failed(ax))
+      return failure();
+    if (*ax == 0)
+      return emitOptionalError(loc, "axis ", axis, " is the batch axis");
+    for (int64_t d = 0; d < (int64_t)c->size(); ++d) {
+      int64_t cd = (*c)[d], ud = (*u)[d];
+      if (cd == kDyn || ud == kDyn)
+        continue;
+      if (d == *ax ? ud > cd : ud != cd)
+        return emitOptionalError(loc, "update ", str(*u), " does not fit cache ",
+                                 str(*c), " along axis ", *ax);
+    }
+    if (auto i = indices ? shapeOf(indices) : std::nullopt)
+      if (i->size() != 1 || ((*i)[0] != kDyn && (*c)[0] != kDyn && (*i)[0] != (*c)[0]))
+        return emitOptionalError(loc, "write_indices ", str(*i),
+                                 " must have one entry per batch of ", str(*c));
+  }
+  types.push_back(cache.getType());
+  return success();
 }
 
 LogicalResult inferConstantOfShapeTypes(OptLoc loc, Value shape,

@@ -49,6 +49,14 @@ mlir::FailureOr<Shape> resolvePads(OptLoc loc, int64_t rank,
                                    llvm::ArrayRef<int64_t> pads,
                                    std::optional<llvm::ArrayRef<int64_t>> axes);
 
+/// CenterCropPad as pads ([begin.., end..], negative ones crop) that take
+/// `in` to `target` along `axes` (all when absent) around the center; an
+/// odd difference goes one more to the end.
+mlir::FailureOr<Shape>
+resolveCenterCropPad(OptLoc loc, llvm::ArrayRef<int64_t> in,
+                     llvm::ArrayRef<int64_t> target,
+                     std::optional<llvm::ArrayRef<int64_t>> axes);
+
 /// Pad's reflect, edge and wrap modes: the coordinate in [0, kept) that
 /// output coordinate `i` reads, for a dimension padded by `begin` in front
 /// (none when negative) whose input keeps `kept` >= 1 elements after
@@ -120,6 +128,13 @@ mlir::LogicalResult inferSpaceToDepthTypes(OptLoc loc, mlir::Value input,
 mlir::LogicalResult inferPadTypes(OptLoc loc, mlir::Value data,
                                   mlir::Value pads, mlir::Value axes,
                                   llvm::StringRef mode, Types &types);
+mlir::LogicalResult inferCenterCropPadTypes(
+    OptLoc loc, mlir::Value input, mlir::Value shape,
+    std::optional<llvm::ArrayRef<int64_t>> axes, Types &types);
+mlir::LogicalResult inferTensorScatterTypes(OptLoc loc, mlir::Value cache,
+                                            mlir::Value update,
+                                            mlir::Value indices, int64_t axis,
+                                            llvm::StringRef mode, Types &types);
 mlir::LogicalResult inferConstantOfShapeTypes(OptLoc loc, mlir::Value shape,
                                               mlir::ElementsAttr value,
                                               Types &types);

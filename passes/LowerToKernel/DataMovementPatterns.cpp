@@ -189,6 +189,41 @@ struct PadPattern : OpRewritePattern<o::PadOp> {
   }
 };
 
+/// CenterCropPad is a constant-mode Pad with zeros whose pads center the
+/// input (negative ones crop).
+struct CenterCropPadPattern : OpRewritePattern<o::CenterCropPadOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::CenterCropPadOp op, PatternRewriter &rewriter) const override {
+    auto target = constInts(op.getShape());
+    if (!target)
+      return rewriter.notifyMatchFailure(op, "CenterCropPad's shape must be a constant");
+    auto pads = resolveCenterCropPad(std::nullopt, shapeOf(op.getInput()), *target,
+                                     op.getAxes());
+    if (failed(pads))
+      return rewriter.notifyMatchFailure(op, "invalid CenterCropPad shape");
+    if (llvm::all_of(*pads, [](int64_t p) { return p == 0; }))
+      rewriter.replaceOpWithNewOp<k::ViewOp>(op, op.getType(), op.getInput());
+    else
+      rewriter.replaceOpWithNewOp<k::PadOp>(op, op.getType(), op.getInput(), Value(),
+                                            *pads, "constant");
+    return success();
+  }
+};
+
+struct TensorScatterPattern : OpRewritePattern<o::TensorScatterOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::TensorScatterOp op, PatternRewriter &rewriter) const override {
+    auto axis = normalizeAxis(std::nullopt, (int64_t)op.getAxis(),
+                              shapeOf(op.getPastCache()).size());
+    if (failed(axis) || *axis == 0)
+      return rewriter.notifyMatchFailure(op, "axis out of range");
+    rewriter.replaceOpWithNewOp<k::TensorScatterOp>(
+        op, op.getType(), op.getPastCache(), op.getUpdate(), op.getWriteIndices(),
+        *axis, op.getMode() == "circular");
+    return success();
+  }
+};
+
 struct ConstantOfShapePattern : OpRewritePattern<o::ConstantOfShapeOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(o::ConstantOfShapeOp op, PatternRewriter &rewriter) const override {
@@ -417,7 +452,8 @@ void populateDataMovementPatterns(RewritePatternSet &patterns) {
                ConstantOfShapePattern, RangePattern, EyeLikePattern,
                TriluPattern, CumSumPattern, ReverseSequencePattern, TopKPattern,
                OneHotPattern, GatherPattern, GatherElementsPattern,
-               GatherNDPattern, ScatterElementsPattern, ScatterNDPattern>(ctx);
+               GatherNDPattern, ScatterElementsPattern, ScatterNDPattern,
+               CenterCropPadPattern, TensorScatterPattern>(ctx);
 }
 
 } // namespace onnxcc

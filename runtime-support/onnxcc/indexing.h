@@ -172,6 +172,43 @@ inline void scatter_nd(const T *data, const I *ONNXCC_RESTRICT indices,
   }
 }
 
+/// TensorScatter: y = cache, then for each of Batch entries, each of the
+/// Prefix positions before the axis, and each of the Seq update steps, the
+/// Inner elements of the update go to position pos[b] + s of the MaxSeq
+/// long axis (pos is 0 without indices). Circular wraps the position;
+/// otherwise one outside the axis, which ONNX leaves undefined, is CLAMPED
+/// into it.
+template <int64_t Batch, int64_t Prefix, int64_t MaxSeq, int64_t Seq,
+          int64_t Inner, bool Circular, typename T, typename I>
+inline void tensor_scatter(const T *cache, const T *ONNXCC_RESTRICT update,
+                           const I *positions, T *y) {
+  if (cache != y)
+    std::memcpy(y, cache, Batch * Prefix * MaxSeq * Inner * sizeof(T));
+  // Nothing to write; also keeps `% MaxSeq` away from an empty axis (the
+  // verifier allows MaxSeq == 0 only with an empty update).
+  if constexpr (Batch * Prefix * Seq * Inner == 0 || MaxSeq == 0)
+    return;
+  else
+    for (int64_t b = 0; b < Batch; ++b) {
+      int64_t start = positions ? static_cast<int64_t>(positions[b]) : 0;
+      if (Circular) // into [0, MaxSeq) first: no overflow adding s below
+        start = ((start % MaxSeq) + MaxSeq) % MaxSeq;
+      else // keeps every position that can be valid; no overflow either
+        start = start < -MaxSeq ? -MaxSeq : (start > MaxSeq ? MaxSeq : start);
+      for (int64_t p = 0; p < Prefix; ++p)
+        for (int64_t s = 0; s < Seq; ++s) {
+          int64_t at = start + s;
+          if (Circular)
+            at %= MaxSeq;
+          else
+            at = at < 0 ? 0 : (at >= MaxSeq ? MaxSeq - 1 : at);
+          std::memcpy(y + ((b * Prefix + p) * MaxSeq + at) * Inner,
+                      update + ((b * Prefix + p) * Seq + s) * Inner,
+                      Inner * sizeof(T));
+        }
+    }
+}
+
 /// OneHot: y[o][d][i] = values[1] if index (o, i), counted from the end
 /// when negative, equals d, else values[0]. A float index matches only
 /// when it is a whole number; one outside [-Depth, Depth) matches nothing.
