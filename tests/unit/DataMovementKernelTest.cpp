@@ -383,4 +383,115 @@ TEST(Scatter, NDSlices) {
   EXPECT_EQ(std::vector<float>(y, y + 8), (std::vector<float>{5, 9, 2, 2, 3, 3, 4, 7}));
 }
 
+/// ONNX's TensorScatter reference loop, with the kernel's documented
+/// clamping of linear positions outside the axis.
+template <typename T, typename I>
+std::vector<T> naiveTensorScatter(const std::vector<T> &cache, const std::vector<T> &upd,
+                                  const I *pos, int64_t batch, int64_t prefix,
+                                  int64_t maxSeq, int64_t seq, int64_t inner,
+                                  bool circular) {
+  std::vector<T> y = cache;
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t p = 0; p < prefix; ++p)
+      for (int64_t s = 0; s < seq; ++s) {
+        long double at = (long double)(pos ? (int64_t)pos[b] : 0) + s;
+        int64_t a;
+        if (circular) {
+          long double m = fmodl(at, (long double)maxSeq);
+          a = (int64_t)(m < 0 ? m + maxSeq : m);
+        } else {
+          a = at < 0 ? 0 : (at >= maxSeq ? maxSeq - 1 : (int64_t)at);
+        }
+        for (int64_t i = 0; i < inner; ++i)
+          y[((b * prefix + p) * maxSeq + a) * inner + i] =
+              upd[((b * prefix + p) * seq + s) * inner + i];
+      }
+  return y;
+}
+
+template <int64_t B, int64_t P, int64_t M, int64_t S, int64_t N, bool Circ, typename I>
+void checkTensorScatter(const std::vector<I> &pos, bool withIndices = true) {
+  std::vector<float> cache = iota<float>(B * P * M * N, 1000);
+  std::vector<float> upd = iota<float>(B * P * S * N, -500);
+  std::vector<float> y(cache.size(), -1);
+  const I *ptr = withIndices ? pos.data() : nullptr;
+  tensor_scatter<B, P, M, S, N, Circ>(cache.data(), upd.data(), ptr, y.data());
+  auto want = naiveTensorScatter(cache, upd, ptr, B, P, M, S, N, Circ);
+  ASSERT_EQ(y, want) << "circular " << Circ << " inner " << N;
+  // In place: the cache is the result.
+  tensor_scatter<B, P, M, S, N, Circ>(cache.data(), upd.data(), ptr, cache.data());
+  ASSERT_EQ(cache, want) << "in place, circular " << Circ << " inner " << N;
+}
+
+TEST(TensorScatter, LinearAndCircular) {
+  std::vector<int64_t> pos = {1, 3};
+  checkTensorScatter<2, 3, 5, 2, 3, false>(pos);
+  checkTensorScatter<2, 3, 5, 2, 1, false>(pos);
+  checkTensorScatter<2, 1, 5, 2, 8, false>(pos);
+  checkTensorScatter<2, 1, 5, 2, 9, false>(pos, /*withIndices=*/false);
+  // Circular wraps 4, 5 -> 4, 0 and -1 -> 4.
+  std::vector<int64_t> wrap = {4, -1};
+  checkTensorScatter<2, 3, 5, 2, 3, true>(wrap);
+  checkTensorScatter<2, 2, 5, 5, 1, true>(wrap); // the update fills the axis
+  std::vector<int32_t> wrap32 = {-7, 12};
+  checkTensorScatter<2, 3, 5, 3, 2, true>(wrap32);
+}
+
+TEST(TensorScatter, OutOfRangePositions) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  // Linear: clamped into the axis (ONNX leaves these undefined).
+  checkTensorScatter<2, 2, 4, 3, 2, false>(std::vector<int64_t>{3, -2});
+  checkTensorScatter<2, 2, 4, 3, 2, false>(std::vector<int64_t>{kMax, kMin});
+  // Circular: the true remainder, no overflow adding the step.
+  checkTensorScatter<2, 2, 4, 3, 2, true>(std::vector<int64_t>{kMax, kMin});
+}
+
+TEST(TensorScatter, Empty) {
+  // An empty sequence axis with an empty update (no % 0), and an empty
+  // update into a non-empty cache: the result is the cache.
+  float cache[6] = {1, 2, 3, 4, 5, 6}, y[6] = {};
+  const float *none = nullptr;
+  int64_t pos[2] = {5, -5};
+  tensor_scatter<2, 3, 0, 0, 1, true>(cache, none, pos, y);
+  tensor_scatter<2, 1, 3, 0, 1, true>(cache, none, pos, y);
+  EXPECT_EQ(std::vector<float>(y, y + 6), std::vector<float>(cache, cache + 6));
+}
+
+TEST(CenterCropPad, PadsMatchTheReference) {
+  // onnx.reference's slices: crop d = dim - want keeps [d / 2, dim - d + d / 2);
+  // pad d = want - dim puts the input at [d / 2, ...).
+  const int64_t axis0[] = {0}, axesNeg[] = {-3, -1}, axesRepeat[] = {0, -2},
+                axis1[] = {1};
+  for (int64_t dim = 0; dim <= 6; ++dim)
+    for (int64_t want = 0; want <= 6; ++want) {
+      auto pads = onnxcc::resolveCenterCropPad(std::nullopt, {dim, 7}, {want},
+                                               llvm::ArrayRef<int64_t>(axis0));
+      ASSERT_TRUE(succeeded(pads));
+      int64_t begin = (*pads)[0], end = (*pads)[2];
+      EXPECT_EQ(dim + begin + end, want) << dim << " -> " << want;
+      if (want <= dim)
+        EXPECT_EQ(-begin, (dim - want) / 2) << dim << " -> " << want;
+      else
+        EXPECT_EQ(begin, (want - dim) / 2) << dim << " -> " << want;
+      EXPECT_EQ((*pads)[1], 0);
+      EXPECT_EQ((*pads)[3], 0);
+    }
+  // Negative axes; no axes means every axis.
+  auto neg = onnxcc::resolveCenterCropPad(std::nullopt, {5, 4, 3}, {2, 7},
+                                          llvm::ArrayRef<int64_t>(axesNeg));
+  ASSERT_TRUE(succeeded(neg));
+  EXPECT_EQ(*neg, (onnxcc::Shape{-1, 0, 2, -2, 0, 2}));
+  auto all = onnxcc::resolveCenterCropPad(std::nullopt, {5, 4}, {5, 1}, std::nullopt);
+  ASSERT_TRUE(succeeded(all));
+  EXPECT_EQ(*all, (onnxcc::Shape{0, -1, 0, -2}));
+  // Bad values fail (no diagnostics without a location).
+  EXPECT_TRUE(failed(onnxcc::resolveCenterCropPad(std::nullopt, {5}, {-1}, std::nullopt)));
+  EXPECT_TRUE(failed(onnxcc::resolveCenterCropPad(std::nullopt, {5}, {1, 2}, std::nullopt)));
+  EXPECT_TRUE(failed(onnxcc::resolveCenterCropPad(std::nullopt, {5, 5}, {1, 2},
+                                                   llvm::ArrayRef<int64_t>(axesRepeat))));
+  EXPECT_TRUE(failed(onnxcc::resolveCenterCropPad(std::nullopt, {5}, {1},
+                                                   llvm::ArrayRef<int64_t>(axis1))));
+}
+
 } // namespace

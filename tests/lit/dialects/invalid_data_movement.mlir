@@ -87,3 +87,45 @@ func.func @cumsum_axis_twice(%x: tensor<3x4xf32>, %a: tensor<i64>) -> tensor<3x4
   %0 = kernel.cumsum %x axis %a {axis = 1 : i64, exclusive = false, reverse = false} : (tensor<3x4xf32>, tensor<i64>) -> tensor<3x4xf32>
   return %0 : tensor<3x4xf32>
 }
+
+// -----
+
+// Tests that kernel.tensor_scatter refuses an update that does not fit
+// the cache: the runtime kernel writes update rows without bounds tests.
+func.func @tensor_scatter_update_too_wide(%c: tensor<2x4x3xf32>, %u: tensor<2x1x4xf32>) -> tensor<2x4x3xf32> {
+  // expected-error @+1 {{update does not fit the cache along dimension 2}}
+  %0 = kernel.tensor_scatter %c, %u {axis = 1 : i64, circular = false} : (tensor<2x4x3xf32>, tensor<2x1x4xf32>) -> tensor<2x4x3xf32>
+  return %0 : tensor<2x4x3xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_batch_axis(%c: tensor<2x4xf32>, %u: tensor<1x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{needs cache, update and result of one rank >= 2 and a non-batch axis}}
+  %0 = kernel.tensor_scatter %c, %u {axis = 0 : i64, circular = true} : (tensor<2x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_indices_per_batch(%c: tensor<2x4xf32>, %u: tensor<2x1xf32>, %p: tensor<1xi64>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{indices must be one integer per batch}}
+  %0 = kernel.tensor_scatter %c, %u, %p {axis = 1 : i64, circular = false} : (tensor<2x4xf32>, tensor<2x1xf32>, tensor<1xi64>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_float_indices(%c: tensor<2x4xf32>, %u: tensor<2x1xf32>, %p: tensor<2xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{indices must be one integer per batch}}
+  %0 = kernel.tensor_scatter %c, %u, %p {axis = 1 : i64, circular = false} : (tensor<2x4xf32>, tensor<2x1xf32>, tensor<2xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_element_type(%c: tensor<2x4xf32>, %u: tensor<2x1xf16>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{update element type 'f16' differs from 'f32'}}
+  %0 = kernel.tensor_scatter %c, %u {axis = 1 : i64, circular = false} : (tensor<2x4xf32>, tensor<2x1xf16>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

@@ -201,3 +201,41 @@ func.func @no_lower_pad_value_type(%x: tensor<2xf32>, %v: tensor<f64>) -> tensor
   %0 = onnx.pad %x, %pads value %v : (tensor<2xf32>, tensor<2xi64>, tensor<f64>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+// Tests that CenterCropPad is a zero-padding kernel.pad whose negative
+// pads crop: 5 -> 2 crops 1 in front and 2 behind, 3 -> 6 pads 1 and 2
+// (an odd difference goes to the end), and axis 1 is untouched.
+// CHECK-LABEL: func @center_crop_pad
+func.func @center_crop_pad(%x: tensor<5x4x3xf32>) -> tensor<2x4x6xf32> {
+  %s = onnx.constant dense<[6, 2]> : tensor<2xi64>
+  // CHECK: kernel.pad %{{.*}} {mode = "constant", pads = array<i64: -1, 0, 1, -2, 0, 2>} : (tensor<5x4x3xf32>) -> tensor<2x4x6xf32>
+  %0 = onnx.center_crop_pad %x, %s {axes = array<i64: -1, 0>} : (tensor<5x4x3xf32>, tensor<2xi64>) -> tensor<2x4x6xf32>
+  return %0 : tensor<2x4x6xf32>
+}
+
+// -----
+
+// Tests that a CenterCropPad to the input's own shape is a view.
+// CHECK-LABEL: func @center_crop_pad_identity
+func.func @center_crop_pad_identity(%x: tensor<5x4xi8>) -> tensor<5x4xi8> {
+  %s = onnx.constant dense<[5, 4]> : tensor<2xi32>
+  // CHECK: kernel.view %{{.*}} : (tensor<5x4xi8>) -> tensor<5x4xi8>
+  // CHECK-NOT: kernel.pad
+  %0 = onnx.center_crop_pad %x, %s : (tensor<5x4xi8>, tensor<2xi32>) -> tensor<5x4xi8>
+  return %0 : tensor<5x4xi8>
+}
+
+// -----
+
+// Tests that TensorScatter's axis is normalised (-2 of rank 4 is 2), its
+// mode becomes a flag, and write_indices stays optional.
+// CHECK-LABEL: func @tensor_scatter
+func.func @tensor_scatter(%c: tensor<2x3x8x4xf16>, %u: tensor<2x3x2x4xf16>, %p: tensor<2xi64>, %c3: tensor<2x5x3xi32>, %u3: tensor<2x5x3xi32>) -> (tensor<2x3x8x4xf16>, tensor<2x5x3xi32>) {
+  // CHECK: kernel.tensor_scatter %{{.*}}, %{{.*}}, %{{.*}} {axis = 2 : i64, circular = true} : (tensor<2x3x8x4xf16>, tensor<2x3x2x4xf16>, tensor<2xi64>) -> tensor<2x3x8x4xf16>
+  %0 = onnx.tensor_scatter %c, %u, %p {mode = "circular"} : (tensor<2x3x8x4xf16>, tensor<2x3x2x4xf16>, tensor<2xi64>) -> tensor<2x3x8x4xf16>
+  // CHECK: kernel.tensor_scatter %{{[^,]*}}, %{{[^,]*}} {axis = 1 : i64, circular = false} : (tensor<2x5x3xi32>, tensor<2x5x3xi32>) -> tensor<2x5x3xi32>
+  %1 = onnx.tensor_scatter %c3, %u3 {axis = 1 : i64} : (tensor<2x5x3xi32>, tensor<2x5x3xi32>) -> tensor<2x5x3xi32>
+  return %0, %1 : tensor<2x3x8x4xf16>, tensor<2x5x3xi32>
+}

@@ -198,3 +198,96 @@ func.func @depth_to_space_channels(%x: tensor<1x6x2x2xf32>) -> tensor<*xf32> {
   %0 = onnx.depth_to_space %x {blocksize = 2 : i64} : (tensor<1x6x2x2xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+// Tests CenterCropPad's shapes: listed axes (negative ones counted from the
+// end) take the shape's sizes, the others keep theirs; TensorScatter's
+// result is its cache's type.
+// CHECK-LABEL: func @center_crop_pad_tensor_scatter_shapes
+func.func @center_crop_pad_tensor_scatter_shapes(%x: tensor<5x4x3xf32>, %c: tensor<2x8x4xf32>, %u: tensor<2x3x4xf32>) -> (tensor<*xf32>, tensor<*xf32>, tensor<*xf32>) {
+  %s = onnx.constant dense<[7, 1]> : tensor<2xi64>
+  // CHECK: onnx.center_crop_pad {{.*}} -> tensor<5x1x7xf32>
+  %0 = onnx.center_crop_pad %x, %s {axes = array<i64: -1, 1>} : (tensor<5x4x3xf32>, tensor<2xi64>) -> tensor<*xf32>
+  %t = onnx.constant dense<[0, 4, 3]> : tensor<3xi64>
+  // CHECK: onnx.center_crop_pad {{.*}} -> tensor<0x4x3xf32>
+  %1 = onnx.center_crop_pad %x, %t : (tensor<5x4x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  // CHECK: onnx.tensor_scatter {{.*}} -> tensor<2x8x4xf32>
+  %2 = onnx.tensor_scatter %c, %u {axis = 1 : i64, mode = "circular"} : (tensor<2x8x4xf32>, tensor<2x3x4xf32>) -> tensor<*xf32>
+  return %0, %1, %2 : tensor<*xf32>, tensor<*xf32>, tensor<*xf32>
+}
+
+// -----
+
+func.func @center_crop_pad_data_dependent(%x: tensor<5xf32>, %s: tensor<1xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{data-dependent output shape: CenterCropPad's shape is graph input #1, not a constant}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.center_crop_pad %x, %s : (tensor<5xf32>, tensor<1xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @center_crop_pad_negative_size(%x: tensor<5x2xf32>) -> tensor<*xf32> {
+  %s = onnx.constant dense<[3, -1]> : tensor<2xi64>
+  // expected-error @+2 {{shape [3, -1] has size -1, outside [0, 4294967296]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.center_crop_pad %x, %s : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @center_crop_pad_count(%x: tensor<5x2xf32>) -> tensor<*xf32> {
+  %s = onnx.constant dense<[3, 1]> : tensor<2xi64>
+  // expected-error @+2 {{shape [3, 1] must have one entry per axis (1)}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.center_crop_pad %x, %s {axes = array<i64: 0>} : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @center_crop_pad_repeated_axis(%x: tensor<5x2xf32>) -> tensor<*xf32> {
+  %s = onnx.constant dense<[3, 1]> : tensor<2xi64>
+  // expected-error @+2 {{axes [1, -1] repeat axis 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.center_crop_pad %x, %s {axes = array<i64: 1, -1>} : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_batch_axis(%c: tensor<2x8xf32>, %u: tensor<2x8xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{axis -2 is the batch axis}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.tensor_scatter %c, %u : (tensor<2x8xf32>, tensor<2x8xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_too_long(%c: tensor<2x4x3xf32>, %u: tensor<2x5x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{update [2, 5, 3] does not fit cache [2, 4, 3] along axis 1}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.tensor_scatter %c, %u : (tensor<2x4x3xf32>, tensor<2x5x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_indices(%c: tensor<2x4x3xf32>, %u: tensor<2x1x3xf32>, %p: tensor<3xi64>) -> tensor<*xf32> {
+  // expected-error @+2 {{write_indices [3] must have one entry per batch of [2, 4, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.tensor_scatter %c, %u, %p : (tensor<2x4x3xf32>, tensor<2x1x3xf32>, tensor<3xi64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @tensor_scatter_mode(%c: tensor<2x4x3xf32>, %u: tensor<2x1x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{mode must be linear or circular, got 'ring'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.tensor_scatter %c, %u {mode = "ring"} : (tensor<2x4x3xf32>, tensor<2x1x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

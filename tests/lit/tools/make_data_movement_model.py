@@ -9,6 +9,9 @@ argv[2], in the layout `onnxcc verify` reads. argv[1] names the model:
           EyeLike, and Range / ConstantOfShape above the folding limit
   typed   Transpose, Concat, Slice, Expand and Gather on f16, bool, int8
           and uint64 tensors
+  kv      opset 24: TensorScatter (linear and circular, with and without
+          write_indices, f32 / f16 / int32) and CenterCropPad (crop and
+          pad, negative axes, int8)
 """
 import os
 import sys
@@ -128,10 +131,46 @@ def typed():
     return nodes, inputs, outputs, inits, feeds, 17
 
 
-nodes, inputs, outputs, inits, feeds, opset = {"mixed": mixed, "typed": typed}[name]()
+def kv():
+    F, H, I32, I8, I64 = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT32,
+                          TensorProto.INT8, TensorProto.INT64)
+    inits = [const("crop_pad", [2, 7]), const("crop_all", [1, 6, 3])]
+    nodes = [
+        helper.make_node("TensorScatter", ["cache", "upd", "pos"], ["ts_circ"],
+                         mode="circular"),
+        helper.make_node("TensorScatter", ["cache", "upd", "pos_lin"], ["ts_lin"]),
+        helper.make_node("TensorScatter", ["hcache", "hupd"], ["ts_half"]),
+        helper.make_node("TensorScatter", ["icache", "iupd", "pos_lin"], ["ts_int"],
+                         axis=1),
+        helper.make_node("CenterCropPad", ["img", "crop_pad"], ["ccp"], axes=[-1, 0]),
+        helper.make_node("CenterCropPad", ["bytes", "crop_all"], ["ccp_all"]),
+    ]
+    inputs = [vi("cache", F, [2, 3, 6, 5]), vi("upd", F, [2, 3, 3, 5]),
+              vi("pos", I64, [2]), vi("pos_lin", I64, [2]),
+              vi("hcache", H, [2, 4, 3]), vi("hupd", H, [2, 2, 3]),
+              vi("icache", I32, [2, 7]), vi("iupd", I32, [2, 4]),
+              vi("img", F, [5, 3, 4]), vi("bytes", I8, [4, 3, 3])]
+    outputs = [helper.make_empty_tensor_value_info(n) for node in nodes for n in node.output]
+    feeds = {
+        "cache": rng.standard_normal((2, 3, 6, 5)).astype(np.float32),
+        "upd": rng.standard_normal((2, 3, 3, 5)).astype(np.float32),
+        "pos": np.array([4, 5], np.int64),
+        "pos_lin": np.array([3, 0], np.int64),
+        "hcache": rng.standard_normal((2, 4, 3)).astype(np.float16),
+        "hupd": rng.standard_normal((2, 2, 3)).astype(np.float16),
+        "icache": rng.integers(-100, 100, (2, 7)).astype(np.int32),
+        "iupd": rng.integers(-100, 100, (2, 4)).astype(np.int32),
+        "img": rng.standard_normal((5, 3, 4)).astype(np.float32),
+        "bytes": rng.integers(-100, 100, (4, 3, 3)).astype(np.int8),
+    }
+    return nodes, inputs, outputs, inits, feeds, 24
+
+
+nodes, inputs, outputs, inits, feeds, opset = {"mixed": mixed, "typed": typed,
+                                               "kv": kv}[name]()
 graph = helper.make_graph(nodes, name, inputs, outputs, inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", opset)])
-model.ir_version = 9
+model.ir_version = 10 if opset >= 24 else 9
 model = onnx.shape_inference.infer_shapes(model)
 os.makedirs(os.path.join(out, "test_data_set_0"), exist_ok=True)
 onnx.save(model, os.path.join(out, "model.onnx"))
