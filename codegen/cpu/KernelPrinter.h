@@ -54,6 +54,9 @@ const KernelPrinterTable &kernelPrinters();
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addDataMovementPrinters(KernelPrinterTable &table); // DataMovementPrinters.cpp
+void addNormalizationPrinters(KernelPrinterTable &table);
+void addReductionPrinters(KernelPrinterTable &table);
+void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

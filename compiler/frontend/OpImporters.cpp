@@ -460,6 +460,9 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     };
     addElementwiseImporters(t);
     addDataMovementImporters(t);
+    addNormalizationImporters(t);
+    addReductionImporters(t);
+    addImageImporters(t);
     return t;
   }();
   return table;

@@ -67,6 +67,9 @@ const llvm::StringMap<OpImportFn> &opImporters();
 /// the table.
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addDataMovementImporters(llvm::StringMap<OpImportFn> &table);
+void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
+void addReductionImporters(llvm::StringMap<OpImportFn> &table);
+void addImageImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

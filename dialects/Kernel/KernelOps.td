@@ -202,5 +202,8 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 }
 
 include "dialects/Kernel/DataMovementKernelOps.td"
+include "dialects/Kernel/NormalizationKernelOps.td"
+include "dialects/Kernel/ReductionKernelOps.td"
+include "dialects/Kernel/ImageOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

@@ -12,6 +12,9 @@
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/DataMovementOps.td"
+include "dialects/Onnx/NormalizationOps.td"
+include "dialects/Onnx/ReductionOps.td"
+include "dialects/Onnx/ImageOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants
