@@ -174,17 +174,18 @@ LogicalResult printCumSum(PrintContext &c, raw_indented_ostream &os,
   auto x = staticShape(op.getInput());
   std::string flags = std::string(op.getExclusive() ? "true" : "false") + ", " +
                       (op.getReverse() ? "true" : "false");
+  StringRef kernel = op.getProduct() ? "cumprod" : "cumsum";
   if (!op.getAxis()) { // the axis is read at run time
     SmallVector<int64_t> shape(x.begin(), x.end());
     if (shape.empty())
       shape.push_back(1);
-    os << "onnxcc::rt::cumsum_axis<" << dims(shape) << ", " << flags << ">("
+    os << "onnxcc::rt::" << kernel << "_axis<" << dims(shape) << ", " << flags << ">("
        << c.ptr(op.getInput()) << ", " << c.ptr(op.getAxisInput()) << ", "
        << c.ptr(op.getOutput()) << ");\n";
     return success();
   }
   size_t axis = *op.getAxis();
-  os << "onnxcc::rt::cumsum<" << product(x, 0, axis) << ", " << x[axis] << ", "
+  os << "onnxcc::rt::" << kernel << "<" << product(x, 0, axis) << ", " << x[axis] << ", "
      << product(x, axis + 1) << ", " << flags << ">(" << c.ptr(op.getInput())
      << ", " << c.ptr(op.getOutput()) << ");\n";
   return success();

@@ -238,6 +238,15 @@ LogicalResult importCumSum(NodeContext &n) {
   return success();
 }
 
+LogicalResult importCumProd(NodeContext &n) {
+  if (failed(n.arity(2, 2)))
+    return failure();
+  n.results.push_back(o::CumProdOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), n.operand(1),
+      i64(n, "exclusive", 0), i64(n, "reverse", 0)));
+  return success();
+}
+
 LogicalResult importDepthToSpace(NodeContext &n) {
   if (failed(n.arity(1, 1)))
     return failure();
@@ -427,6 +436,7 @@ void addDataMovementImporters(llvm::StringMap<OpImportFn> &t) {
   t["EyeLike"] = importEyeLike;
   t["Trilu"] = importTrilu;
   t["CumSum"] = importCumSum;
+  t["CumProd"] = importCumProd;
   t["DepthToSpace"] = importDepthToSpace;
   t["SpaceToDepth"] = importSpaceToDepth;
   t["ReverseSequence"] = importReverseSequence;

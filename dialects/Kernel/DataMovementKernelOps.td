@@ -108,20 +108,22 @@ def Kernel_TriluOp : Kernel_Op<"trilu", [Pure]> {
 }
 
 def Kernel_CumSumOp : Kernel_Op<"cumsum", [Pure]> {
-  let summary = "running sum along an axis";
+  let summary = "running sum (or product) along an axis";
   let description = [{
     The axis is the `axis` attribute when it was a constant, else the
     one-element `axis_input` read at run time (normalised, then clamped
-    into [0, rank)).
+    into [0, rank)). With `product` it is CumProd: a running product whose
+    exclusive form starts from 1.
 
     ```mlir
     %y = kernel.cumsum %x {axis = 1 : i64, exclusive = false, reverse = true} : (tensor<2x3xf32>) -> tensor<2x3xf32>
     %z = kernel.cumsum %x axis %a {exclusive = false, reverse = false} : (tensor<2x3xf32>, tensor<i32>) -> tensor<2x3xf32>
+    %p = kernel.cumsum %x {axis = 0 : i64, exclusive = true, product, reverse = false} : (tensor<2x3xf32>) -> tensor<2x3xf32>
     ```
   }];
   let arguments = (ins StaticTensor:$input, Optional<StaticTensor>:$axis_input,
                    OptionalAttr<I64Attr>:$axis, BoolAttr:$exclusive,
-                   BoolAttr:$reverse);
+                   BoolAttr:$reverse, UnitAttr:$product);
   let results = (outs StaticTensor:$output);
   let assemblyFormat = "$input (`axis` $axis_input^)? attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;

@@ -305,6 +305,27 @@ def Onnx_CumSumOp : Onnx_DataMovementOp<"cum_sum"> {
   }];
 }
 
+def Onnx_CumProdOp : Onnx_DataMovementOp<"cum_prod"> {
+  let summary = "running product along a constant axis (exclusive, reverse)";
+  let description = [{
+    ONNX `CumProd` (opset 26): CumSum's attributes and axis, with products;
+    the exclusive form starts from 1.
+
+    ```mlir
+    %y = onnx.cum_prod %x, %axis {exclusive = 1 : i64} : (tensor<2x3xf32>, tensor<i64>) -> tensor<2x3xf32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$axis,
+                   DefaultValuedAttr<I64Attr, "0">:$exclusive,
+                   DefaultValuedAttr<I64Attr, "0">:$reverse);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input `,` $axis attr-dict `:` functional-type(operands, results)";
+  let inferTypes = [{
+      return ::onnxcc::inferCumSumTypes(loc, adaptor.getInput(), adaptor.getAxis(),
+                                        types, "CumProd");
+  }];
+}
+
 def Onnx_ReverseSequenceOp : Onnx_DataMovementOp<"reverse_sequence"> {
   let summary = "reverse the first sequence_lens[b] steps of each batch entry";
   let description = [{

@@ -844,8 +844,8 @@ LogicalResult inferTriluTypes(OptLoc loc, Value input, Value k, Types &types) {
 }
 
 LogicalResult inferCumSumTypes(OptLoc loc, Value input, Value axis,
-                               Types &types) {
-  if (failed(checkScalarInt(loc, axis, "CumSum's axis")))
+                               Types &types, StringRef opName) {
+  if (failed(checkScalarInt(loc, axis, (opName + "'s axis").str())))
     return failure();
   auto x = shapeOf(input);
   if (std::optional<int64_t> a = constScalarInt(axis); a && x)

@@ -145,8 +145,10 @@ mlir::LogicalResult inferEyeLikeTypes(OptLoc loc, mlir::Value input,
                                       mlir::Type dtype, Types &types);
 mlir::LogicalResult inferTriluTypes(OptLoc loc, mlir::Value input,
                                     mlir::Value k, Types &types);
+/// CumSum's and CumProd's (`opName`) rule: a scalar integer axis.
 mlir::LogicalResult inferCumSumTypes(OptLoc loc, mlir::Value input,
-                                     mlir::Value axis, Types &types);
+                                     mlir::Value axis, Types &types,
+                                     llvm::StringRef opName = "CumSum");
 mlir::LogicalResult inferReverseSequenceTypes(OptLoc loc, mlir::Value input,
                                               mlir::Value lens,
                                               int64_t batchAxis,

@@ -275,30 +275,35 @@ LogicalResult requireNumbers(Operation *op, Value v, PatternRewriter &rewriter) 
   return success();
 }
 
-struct CumSumPattern : OpRewritePattern<o::CumSumOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(o::CumSumOp op, PatternRewriter &rewriter) const override {
+/// CumSum and CumProd (Product): one kernel op, the product as a flag.
+template <typename OpTy, bool Product>
+struct CumulativePattern : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     if (failed(requireNumbers(op, op.getInput(), rewriter)))
       return failure();
     bool exclusive = op.getExclusive() != 0, reverse = op.getReverse() != 0;
     std::optional<int64_t> a = constScalarInt(op.getAxis());
+    IntegerAttr axisAttr;
+    Value axisInput;
     if (!a) { // read at run time
       if (shapeOf(op.getInput()).empty())
-        return rewriter.notifyMatchFailure(op, "CumSum of a scalar has no axis");
-      rewriter.replaceOpWithNewOp<k::CumSumOp>(op, op.getType(), op.getInput(),
-                                               op.getAxis(), IntegerAttr(),
-                                               exclusive, reverse);
-      return success();
+        return rewriter.notifyMatchFailure(op, Product ? "CumProd of a scalar has no axis"
+                                                       : "CumSum of a scalar has no axis");
+      axisInput = op.getAxis();
+    } else {
+      auto axis = normalizeAxis(std::nullopt, *a, shapeOf(op.getInput()).size());
+      if (failed(axis))
+        return rewriter.notifyMatchFailure(op, "axis out of range");
+      axisAttr = rewriter.getI64IntegerAttr(*axis);
     }
-    auto axis = normalizeAxis(std::nullopt, *a, shapeOf(op.getInput()).size());
-    if (failed(axis))
-      return rewriter.notifyMatchFailure(op, "axis out of range");
-    rewriter.replaceOpWithNewOp<k::CumSumOp>(
-        op, op.getType(), op.getInput(), Value(),
-        rewriter.getI64IntegerAttr(*axis), exclusive, reverse);
+    rewriter.replaceOpWithNewOp<k::CumSumOp>(op, op.getType(), op.getInput(), axisInput,
+                                             axisAttr, exclusive, reverse, Product);
     return success();
   }
 };
+using CumSumPattern = CumulativePattern<o::CumSumOp, false>;
+using CumProdPattern = CumulativePattern<o::CumProdOp, true>;
 
 struct ReverseSequencePattern : OpRewritePattern<o::ReverseSequenceOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -450,8 +455,8 @@ void populateDataMovementPatterns(RewritePatternSet &patterns) {
   patterns.add<SlicePattern, ExpandPattern, TilePattern, SplitPattern,
                DepthToSpacePattern, SpaceToDepthPattern, PadPattern,
                ConstantOfShapePattern, RangePattern, EyeLikePattern,
-               TriluPattern, CumSumPattern, ReverseSequencePattern, TopKPattern,
-               OneHotPattern, GatherPattern, GatherElementsPattern,
+               TriluPattern, CumSumPattern, CumProdPattern,
+               ReverseSequencePattern, TopKPattern, OneHotPattern, GatherPattern, GatherElementsPattern,
                GatherNDPattern, ScatterElementsPattern, ScatterNDPattern,
                CenterCropPadPattern, TensorScatterPattern>(ctx);
 }

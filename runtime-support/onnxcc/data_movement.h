@@ -213,27 +213,29 @@ inline void trilu(const T *ONNXCC_RESTRICT x, const K *k, T *ONNXCC_RESTRICT y) 
     }
 }
 
-/// Running sums along an axis of extent Axis with Inner elements after it;
-/// Exclusive starts from 0, Reverse runs from the end. Integers wrap (the
-/// sum is kept unsigned); 16-bit floats sum in float.
-template <bool Exclusive, bool Reverse, typename T>
+/// Running sums (products with Product) along an axis of extent Axis with
+/// Inner elements after it; Exclusive starts from 0 (1), Reverse runs from
+/// the end. Integers wrap (the sum or product is kept unsigned); 16-bit
+/// floats compute in float.
+template <bool Exclusive, bool Reverse, bool Product = false, typename T>
 ONNXCC_INLINE void cumsum_run(int64_t outer, int64_t axis, int64_t inner,
                               const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
   using Acc = std::conditional_t<std::is_integral<T>::value, uint64_t, compute_t<T>>;
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
-      Acc sum = Acc(0);
+      Acc acc = Acc(Product ? 1 : 0);
       for (int64_t s = 0; s < axis; ++s) {
         int64_t a = Reverse ? axis - 1 - s : s;
         int64_t at = (o * axis + a) * inner + i;
         Acc v = static_cast<Acc>(compute_t<T>(x[at]));
-        if (Exclusive) {
-          y[at] = store_as<T>(static_cast<compute_t<T>>(sum));
-          sum += v;
-        } else {
-          sum += v;
-          y[at] = store_as<T>(static_cast<compute_t<T>>(sum));
-        }
+        if (Exclusive)
+          y[at] = store_as<T>(static_cast<compute_t<T>>(acc));
+        if (Product)
+          acc = static_cast<Acc>(acc * v);
+        else
+          acc = static_cast<Acc>(acc + v);
+        if (!Exclusive)
+          y[at] = store_as<T>(static_cast<compute_t<T>>(acc));
       }
     }
 }
@@ -242,10 +244,17 @@ template <int64_t Outer, int64_t Axis, int64_t Inner, bool Exclusive,
 inline void cumsum(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
   cumsum_run<Exclusive, Reverse>(Outer, Axis, Inner, x, y);
 }
+template <int64_t Outer, int64_t Axis, int64_t Inner, bool Exclusive,
+          bool Reverse, typename T>
+inline void cumprod(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  cumsum_run<Exclusive, Reverse, /*Product=*/true>(Outer, Axis, Inner, x, y);
+}
 
-/// CumSum with the axis read at run time: negative counts from the end,
-/// then clamped into [0, rank) (ONNX calls other values an error).
-template <typename Shape, bool Exclusive, bool Reverse, typename T, typename A>
+/// CumSum (CumProd with Product) with the axis read at run time: negative
+/// counts from the end, then clamped into [0, rank) (ONNX calls other
+/// values an error).
+template <typename Shape, bool Exclusive, bool Reverse, bool Product = false,
+          typename T, typename A>
 inline void cumsum_axis(const T *ONNXCC_RESTRICT x, const A *axis,
                         T *ONNXCC_RESTRICT y) {
   constexpr int64_t R = Shape::rank;
@@ -259,7 +268,12 @@ inline void cumsum_axis(const T *ONNXCC_RESTRICT x, const A *axis,
     else if (d > a)
       inner *= Shape::at[d];
   }
-  cumsum_run<Exclusive, Reverse>(outer, Shape::at[a], inner, x, y);
+  cumsum_run<Exclusive, Reverse, Product>(outer, Shape::at[a], inner, x, y);
+}
+template <typename Shape, bool Exclusive, bool Reverse, typename T, typename A>
+inline void cumprod_axis(const T *ONNXCC_RESTRICT x, const A *axis,
+                         T *ONNXCC_RESTRICT y) {
+  cumsum_axis<Shape, Exclusive, Reverse, /*Product=*/true>(x, axis, y);
 }
 
 /// ReverseSequence: batch entry b keeps time steps [lens[b], T) and

@@ -193,31 +193,31 @@ valid("reverse_sequence_lens_clamped",
       one("ReverseSequence", [vi("x", [3, 2]), vi("l", [2], INT64)], [], batch_axis=1, time_axis=0),
       {"x": rs, "l": lens}, [np.stack([rs[::-1, 0], rs[:, 1]], axis=1)])
 
-# TensorScatter (opset 24) and CenterCropPad: axes, modes and sizes.
-def opset24(op, inputs, inits=(), **attrs):
+# TensorScatter, CenterCropPad and CumProd (opset 26): axes, modes, sizes.
+def opset26(op, inputs, inits=(), **attrs):
     m = model([helper.make_node(op, [i if isinstance(i, str) else i.name for i in inputs],
                                 ["y"], name="n", **attrs)],
-              [i for i in inputs if not isinstance(i, str)], [vi("y", None)], inits, opset=24)
+              [i for i in inputs if not isinstance(i, str)], [vi("y", None)], inits, opset=26)
     m.ir_version = 10
     return m
 
 
 c242, u222 = vi("c", [2, 4, 2]), vi("u", [2, 2, 2])
-error("tensor_scatter_axis_huge", opset24("TensorScatter", [c242, u222], axis=I64_MAX),
+error("tensor_scatter_axis_huge", opset26("TensorScatter", [c242, u222], axis=I64_MAX),
       r"axis 9223372036854775807 is out of range for rank 3")
-error("tensor_scatter_batch_axis", opset24("TensorScatter", [c242, u222], axis=-3),
+error("tensor_scatter_batch_axis", opset26("TensorScatter", [c242, u222], axis=-3),
       r"axis -3 is the batch axis")
-error("tensor_scatter_mode", opset24("TensorScatter", [c242, u222], mode="ring"),
+error("tensor_scatter_mode", opset26("TensorScatter", [c242, u222], mode="ring"),
       r"mode must be linear or circular, got 'ring'")
 error("tensor_scatter_update_too_long",
-      opset24("TensorScatter", [vi("c", [2, 1, 2]), u222], axis=1),
+      opset26("TensorScatter", [vi("c", [2, 1, 2]), u222], axis=1),
       r"update \[2, 2, 2\] does not fit cache \[2, 1, 2\] along axis 1")
-error("center_crop_pad_huge", opset24("CenterCropPad", [x23, "s"], [const("s", [2**40, 3])]),
+error("center_crop_pad_huge", opset26("CenterCropPad", [x23, "s"], [const("s", [2**40, 3])]),
       r"shape \[1099511627776, 3\] has size 1099511627776, outside \[0, 4294967296\]")
-error("center_crop_pad_too_big", opset24("CenterCropPad", [x23, "s"], [const("s", [2**20, 2**20])]),
+error("center_crop_pad_too_big", opset26("CenterCropPad", [x23, "s"], [const("s", [2**20, 2**20])]),
       r"needs 4398046511104 bytes, more than the limit of 4294967296 bytes")
 error("center_crop_pad_axis_range",
-      opset24("CenterCropPad", [x23, "s"], [const("s", [1, 1])], axes=[I64_MIN]),
+      opset26("CenterCropPad", [x23, "s"], [const("s", [1, 1])], axes=[I64_MIN]),
       r"axis -9223372036854775808 is out of range for rank 2")
 
 # Write positions outside the axis: linear clamps them into it (ONNX calls
@@ -229,14 +229,21 @@ lin = cache.copy()
 lin[0, 3] = upd[0, 1]
 lin[1, 0] = upd[1, 1]
 valid("tensor_scatter_linear_clamped",
-      opset24("TensorScatter", [c242, u222, vi("p", [2], INT64)], axis=1),
+      opset26("TensorScatter", [c242, u222, vi("p", [2], INT64)], axis=1),
       {"c": cache, "u": upd, "p": pos}, [lin])
 circ = cache.copy()
 circ[0, 3], circ[0, 0] = upd[0, 0], upd[0, 1]  # INT64_MAX % 4 == 3
 circ[1, 0], circ[1, 1] = upd[1, 0], upd[1, 1]  # INT64_MIN % 4 == 0
 valid("tensor_scatter_circular_extremes",
-      opset24("TensorScatter", [c242, u222, vi("p", [2], INT64)], axis=1, mode="circular"),
+      opset26("TensorScatter", [c242, u222, vi("p", [2], INT64)], axis=1, mode="circular"),
       {"c": cache, "u": upd, "p": pos}, [circ])
+
+error("cum_prod_axis", opset26("CumProd", [x23, "a"], [const("a", I64_MIN)]),
+      r"axis -9223372036854775808 is out of range for rank 2")
+# A run-time axis outside the rank is clamped into it (ONNX: an error).
+cp = rng.standard_normal((2, 3)).astype(np.float32)
+valid("cum_prod_runtime_axis_clamped", opset26("CumProd", [x23, vi("a", [], INT64)]),
+      {"x": cp, "a": np.array(99, np.int64)}, [np.cumprod(cp, axis=1)])
 
 json.dump(CASES, open(os.path.join(OUT, "cases.json"), "w"), indent=1)
 print(f"{len(CASES)} cases written to {OUT}")

@@ -241,6 +241,60 @@ TEST(CumSum, ModesAndWrap) {
   EXPECT_EQ(y[5], 9.0f);
 }
 
+/// The naive running product of a [outer, axis, inner] tensor.
+template <typename T>
+std::vector<T> naiveCumProd(const std::vector<T> &x, int64_t outer, int64_t axis,
+                            int64_t inner, bool exclusive, bool reverse) {
+  std::vector<T> y(x.size());
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i)
+      for (int64_t a = 0; a < axis; ++a) {
+        T p = T(1);
+        for (int64_t b = 0; b < axis; ++b) {
+          bool take = reverse ? (exclusive ? b > a : b >= a) : (exclusive ? b < a : b <= a);
+          if (take)
+            p = static_cast<T>(p * x[(o * axis + b) * inner + i]);
+        }
+        y[(o * axis + a) * inner + i] = p;
+      }
+  return y;
+}
+
+TEST(CumProd, ModesAndWrap) {
+  std::vector<double> x = {1.5, -2, 3, 0.5, 4, -1, 2, 0.25, 3, 1, -0.5, 2};
+  std::vector<double> y(12);
+  cumprod<2, 3, 2, false, false>(x.data(), y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 2, 3, 2, false, false));
+  cumprod<2, 3, 2, true, false>(x.data(), y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 2, 3, 2, true, false));
+  EXPECT_EQ(y[0], 1.0); // exclusive starts from 1, not 0
+  cumprod<2, 3, 2, false, true>(x.data(), y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 2, 3, 2, false, true));
+  cumprod<1, 12, 1, true, true>(x.data(), y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 1, 12, 1, true, true));
+  // Integers wrap: 16^3 = 4096 is 0 in int8, -2^7 * -1 = 128 is -128.
+  int8_t i8[4] = {16, 16, 16, -1}, o8[4];
+  cumprod<1, 4, 1, false, false>(i8, o8);
+  EXPECT_EQ(std::vector<int>(o8, o8 + 4), (std::vector<int>{16, 0, 0, 0}));
+  int8_t m8[2] = {-128, -1};
+  cumprod<1, 2, 1, false, false>(m8, o8);
+  EXPECT_EQ(o8[1], int8_t(-128));
+  int32_t i32[3] = {65536, 65536, 3}, o32[3];
+  cumprod<1, 3, 1, false, false>(i32, o32);
+  EXPECT_EQ(o32[1], 0);
+  // f16 computes in float.
+  f16 h[3] = {f16(2.0f), f16(0.5f), f16(-3.0f)}, oh[3];
+  cumprod<1, 3, 1, false, false>(h, oh);
+  EXPECT_EQ(static_cast<float>(oh[2]), -3.0f);
+  // Run-time axis: -2 of a 2x3x2 is 1; 9 clamps to the last.
+  int32_t axis = -2;
+  cumprod_axis<dims<2, 3, 2>, false, false>(x.data(), &axis, y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 2, 3, 2, false, false));
+  axis = 9;
+  cumprod_axis<dims<2, 3, 2>, true, false>(x.data(), &axis, y.data());
+  EXPECT_EQ(y, naiveCumProd(x, 6, 2, 1, true, false));
+}
+
 TEST(ReverseSequence, ClampedLengths) {
   // [T=3, B=4] time-major: lengths 3, 1, -5 (as 0), 99 (as 3).
   std::vector<float> x = iota<float>(12), y(12);

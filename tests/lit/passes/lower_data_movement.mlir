@@ -239,3 +239,27 @@ func.func @tensor_scatter(%c: tensor<2x3x8x4xf16>, %u: tensor<2x3x2x4xf16>, %p: 
   %1 = onnx.tensor_scatter %c3, %u3 {axis = 1 : i64} : (tensor<2x5x3xi32>, tensor<2x5x3xi32>) -> tensor<2x5x3xi32>
   return %0, %1 : tensor<2x3x8x4xf16>, tensor<2x5x3xi32>
 }
+
+// -----
+
+// Tests that CumProd is kernel.cumsum with the product flag, with a
+// constant axis (normalised: -2 of rank 2 is 0) and a run-time one.
+// CHECK-LABEL: func @cum_prod
+func.func @cum_prod(%x: tensor<3x4xi32>, %a: tensor<i64>) -> (tensor<3x4xi32>, tensor<3x4xi32>) {
+  %axis = onnx.constant dense<-2> : tensor<i64>
+  // CHECK: kernel.cumsum %{{.*}} {axis = 0 : i64, exclusive = true, product, reverse = false} : (tensor<3x4xi32>) -> tensor<3x4xi32>
+  %0 = onnx.cum_prod %x, %axis {exclusive = 1 : i64} : (tensor<3x4xi32>, tensor<i64>) -> tensor<3x4xi32>
+  // CHECK: kernel.cumsum %{{.*}} axis %{{.*}} {exclusive = false, product, reverse = true} : (tensor<3x4xi32>, tensor<i64>) -> tensor<3x4xi32>
+  %1 = onnx.cum_prod %x, %a {reverse = 1 : i64} : (tensor<3x4xi32>, tensor<i64>) -> tensor<3x4xi32>
+  return %0, %1 : tensor<3x4xi32>, tensor<3x4xi32>
+}
+
+// -----
+
+// Tests that CumProd refuses bools like CumSum.
+func.func @no_lower_bool_cum_prod(%x: tensor<4xi1>) -> tensor<4xi1> {
+  %axis = onnx.constant dense<0> : tensor<i64>
+  // expected-error @+1 {{cannot compile: elements of type 'i1' are not supported here (numbers only)}}
+  %0 = onnx.cum_prod %x, %axis : (tensor<4xi1>, tensor<i64>) -> tensor<4xi1>
+  return %0 : tensor<4xi1>
+}

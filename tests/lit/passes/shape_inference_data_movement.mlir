@@ -291,3 +291,23 @@ func.func @tensor_scatter_mode(%c: tensor<2x4x3xf32>, %u: tensor<2x1x3xf32>) -> 
   %0 = onnx.tensor_scatter %c, %u {mode = "ring"} : (tensor<2x4x3xf32>, tensor<2x1x3xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
 }
+
+// -----
+
+func.func @cum_prod_float_axis(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.constant dense<1.0> : tensor<f32>
+  // expected-error @+2 {{CumProd's axis must be an integer, got 'f32'}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.cum_prod %x, %a : (tensor<2x3xf32>, tensor<f32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @cum_prod_axis_range(%x: tensor<2x3xf32>) -> tensor<*xf32> {
+  %a = onnx.constant dense<-3> : tensor<i64>
+  // expected-error @+2 {{axis -3 is out of range for rank 2}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.cum_prod %x, %a : (tensor<2x3xf32>, tensor<i64>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

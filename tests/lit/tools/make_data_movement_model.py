@@ -9,9 +9,10 @@ argv[2], in the layout `onnxcc verify` reads. argv[1] names the model:
           EyeLike, and Range / ConstantOfShape above the folding limit
   typed   Transpose, Concat, Slice, Expand and Gather on f16, bool, int8
           and uint64 tensors
-  kv      opset 24: TensorScatter (linear and circular, with and without
-          write_indices, f32 / f16 / int32) and CenterCropPad (crop and
-          pad, negative axes, int8)
+  kv      opset 26: TensorScatter (linear and circular, with and without
+          write_indices, f32 / f16 / int32), CenterCropPad (crop and pad,
+          negative axes, int8) and CumProd (reverse, exclusive, a run-time
+          axis, wrapping int32)
 """
 import os
 import sys
@@ -134,7 +135,7 @@ def typed():
 def kv():
     F, H, I32, I8, I64 = (TensorProto.FLOAT, TensorProto.FLOAT16, TensorProto.INT32,
                           TensorProto.INT8, TensorProto.INT64)
-    inits = [const("crop_pad", [2, 7]), const("crop_all", [1, 6, 3])]
+    inits = [const("crop_pad", [2, 7]), const("crop_all", [1, 6, 3]), const("cp_ax", -1)]
     nodes = [
         helper.make_node("TensorScatter", ["cache", "upd", "pos"], ["ts_circ"],
                          mode="circular"),
@@ -144,12 +145,14 @@ def kv():
                          axis=1),
         helper.make_node("CenterCropPad", ["img", "crop_pad"], ["ccp"], axes=[-1, 0]),
         helper.make_node("CenterCropPad", ["bytes", "crop_all"], ["ccp_all"]),
+        helper.make_node("CumProd", ["img", "cp_ax"], ["cp_f"], reverse=1, exclusive=1),
+        helper.make_node("CumProd", ["icache", "cp_rt"], ["cp_i"]),
     ]
     inputs = [vi("cache", F, [2, 3, 6, 5]), vi("upd", F, [2, 3, 3, 5]),
               vi("pos", I64, [2]), vi("pos_lin", I64, [2]),
               vi("hcache", H, [2, 4, 3]), vi("hupd", H, [2, 2, 3]),
               vi("icache", I32, [2, 7]), vi("iupd", I32, [2, 4]),
-              vi("img", F, [5, 3, 4]), vi("bytes", I8, [4, 3, 3])]
+              vi("img", F, [5, 3, 4]), vi("bytes", I8, [4, 3, 3]), vi("cp_rt", I64, [])]
     outputs = [helper.make_empty_tensor_value_info(n) for node in nodes for n in node.output]
     feeds = {
         "cache": rng.standard_normal((2, 3, 6, 5)).astype(np.float32),
@@ -162,8 +165,9 @@ def kv():
         "iupd": rng.integers(-100, 100, (2, 4)).astype(np.int32),
         "img": rng.standard_normal((5, 3, 4)).astype(np.float32),
         "bytes": rng.integers(-100, 100, (4, 3, 3)).astype(np.int8),
+        "cp_rt": np.array(1, np.int64),
     }
-    return nodes, inputs, outputs, inits, feeds, 24
+    return nodes, inputs, outputs, inits, feeds, 26
 
 
 nodes, inputs, outputs, inits, feeds, opset = {"mixed": mixed, "typed": typed,
