@@ -142,9 +142,9 @@ LogicalResult importPad(NodeContext &n) {
 LogicalResult importCenterCropPad(NodeContext &n) {
   if (failed(n.arity(2, 2)))
     return failure();
-  DenseI64ArrayAttr axes;
-  if (n.has("axes"))
-    axes = n.builder.getDenseI64ArrayAttr(n.getInts("axes"));
+  DenseI64ArrayAttr axes; // an empty list means every axis, as no axes does
+  if (SmallVector<int64_t> a = n.getInts("axes"); !a.empty())
+    axes = n.builder.getDenseI64ArrayAttr(a);
   n.results.push_back(o::CenterCropPadOp::create(n.builder, n.loc,
                                                  n.unrankedLike(n.operand(0)),
                                                  n.operand(0), n.operand(1), axes));

@@ -220,6 +220,14 @@ error("center_crop_pad_axis_range",
       opset26("CenterCropPad", [x23, "s"], [const("s", [1, 1])], axes=[I64_MIN]),
       r"axis -9223372036854775808 is out of range for rank 2")
 
+# An empty axes list means every axis (as in onnx.reference), not none.
+ccp = opset26("CenterCropPad", [vi("x", [5, 2]), "s"], [const("s", [3, 4])])
+ccp.graph.node[0].attribute.append(
+    helper.make_attribute("axes", [], attr_type=onnx.AttributeProto.INTS))
+xc = rng.standard_normal((5, 2)).astype(np.float32)
+valid("center_crop_pad_empty_axes", ccp, {"x": xc},
+      [np.pad(xc[1:4], ((0, 0), (1, 1)))])
+
 # Write positions outside the axis: linear clamps them into it (ONNX calls
 # them undefined), circular takes the true remainder of INT64_MIN / MAX.
 cache = rng.standard_normal((2, 4, 2)).astype(np.float32)
