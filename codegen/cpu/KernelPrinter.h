@@ -55,6 +55,7 @@ const KernelPrinterTable &kernelPrinters();
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addRecurrentPrinters(KernelPrinterTable &table);
 void addQuantizationPrinters(KernelPrinterTable &table);
+void addDataMovementPrinters(KernelPrinterTable &table); // DataMovementPrinters.cpp
 void addNormalizationPrinters(KernelPrinterTable &table);
 void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp

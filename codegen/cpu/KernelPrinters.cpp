@@ -344,6 +344,7 @@ const KernelPrinterTable &kernelPrinters() {
     addCorePrinters(t);
     addRecurrentPrinters(t);
     addQuantizationPrinters(t);
+    addDataMovementPrinters(t);
     addNormalizationPrinters(t);
     addReductionPrinters(t);
     addImagePrinters(t);

@@ -461,6 +461,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addElementwiseImporters(t);
     addRecurrentImporters(t);
     addQuantizationImporters(t);
+    addDataMovementImporters(t);
     addNormalizationImporters(t);
     addReductionImporters(t);
     addImageImporters(t);

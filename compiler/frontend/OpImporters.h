@@ -68,6 +68,7 @@ const llvm::StringMap<OpImportFn> &opImporters();
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addRecurrentImporters(llvm::StringMap<OpImportFn> &table);
 void addQuantizationImporters(llvm::StringMap<OpImportFn> &table);
+void addDataMovementImporters(llvm::StringMap<OpImportFn> &table);
 void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);

@@ -205,6 +205,7 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 
 include "dialects/Kernel/RecurrentKernelOps.td"
 include "dialects/Kernel/QuantizationKernelOps.td"
+include "dialects/Kernel/DataMovementKernelOps.td"
 include "dialects/Kernel/NormalizationKernelOps.td"
 include "dialects/Kernel/ReductionKernelOps.td"
 include "dialects/Kernel/ImageOps.td"

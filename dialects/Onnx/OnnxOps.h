@@ -11,6 +11,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/Onnx/AttentionShapes.h"
+#include "dialects/Onnx/DataMovementShapes.h"
 #include "dialects/Onnx/InferTypes.h"
 #include "dialects/Onnx/ResizeMath.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
