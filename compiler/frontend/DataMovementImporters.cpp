@@ -14,6 +14,7 @@
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/DataMovementShapes.h"
+#include "dialects/Onnx/GraphInputs.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -358,7 +359,10 @@ LogicalResult importCompress(NodeContext &n) {
   if (!condition)
     return n.error("data-dependent output shape: Compress keeps as many "
                    "elements as its condition has true entries, and the "
-                   "condition is not a constant");
+                   "condition is not a constant" +
+                   (graphInputName(n.operand(1)).empty()
+                        ? std::string()
+                        : constInputHint(graphInputName(n.operand(1)))));
   std::optional<std::vector<int64_t>> kept = truePositions(condition);
   if (!kept)
     return n.error("cannot read Compress's constant condition");

@@ -2,6 +2,7 @@
 #include "dialects/Onnx/DataMovementShapes.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/GraphInputs.h"
 #include "dialects/Onnx/InferTypes.h"
 #include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -89,6 +90,13 @@ FailureOr<ElementsAttr> shapeConstant(OptLoc loc, Value v, StringRef what) {
   if (BlockArgument arg = valueSource(v)) {
     Operation *parent = arg.getOwner()->getParentOp();
     bool graph = parent && parent->getName().getStringRef() == "func.func";
+    std::string name = graph ? graphInputName(arg) : "";
+    if (!name.empty())
+      return emitOptionalError(
+          loc, "data-dependent output shape: ", what,
+          isa<BlockArgument>(v) ? " is " : " is computed from ", "graph input '",
+          name, "', not a constant (onnxcc compiles static shapes only)",
+          constInputHint(name));
     return emitOptionalError(
         loc, "data-dependent output shape: ", what,
         isa<BlockArgument>(v) ? " is " : " is computed from ",

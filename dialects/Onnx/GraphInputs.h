@@ -8,23 +8,29 @@
 #ifndef ONNXCC_DIALECTS_ONNX_GRAPHINPUTS_H
 #define ONNXCC_DIALECTS_ONNX_GRAPHINPUTS_H
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Block.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include <string>
 
 namespace onnxcc {
 
-/// The ONNX name of the graph input `v` is, or "" if it is not one.
+/// The ONNX name of the graph input `v` is (an argument of the function
+/// with an `onnx.name` argument attribute), or "" if it is not one. Read
+/// through the generic `arg_attrs` so the dialects need no func library.
 inline std::string graphInputName(mlir::Value v) {
   auto arg = llvm::dyn_cast_or_null<mlir::BlockArgument>(v);
-  if (!arg)
+  if (!arg || !arg.getOwner() || !arg.getOwner()->getParentOp())
     return "";
-  auto func = llvm::dyn_cast_or_null<mlir::func::FuncOp>(
-      arg.getOwner()->getParentOp());
-  if (!func)
+  mlir::Operation *func = arg.getOwner()->getParentOp();
+  if (func->getName().getStringRef() != "func.func")
     return "";
-  auto name = func.getArgAttrOfType<mlir::StringAttr>(arg.getArgNumber(),
-                                                      "onnx.name");
+  auto all = func->getAttrOfType<mlir::ArrayAttr>("arg_attrs");
+  if (!all || arg.getArgNumber() >= all.size())
+    return "";
+  auto dict = llvm::dyn_cast<mlir::DictionaryAttr>(all[arg.getArgNumber()]);
+  auto name = dict ? dict.getAs<mlir::StringAttr>("onnx.name") : nullptr;
   return name ? name.str() : "";
 }
 
