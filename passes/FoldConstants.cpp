@@ -48,6 +48,39 @@ struct FoldLargeBinary : OpRewritePattern<OpTy> {
   BinaryKind kind;
 };
 
+/// Integer and bool elementwise ops on constants (comparisons, logic,
+/// Where, Mod, Neg, Max/Min...): the shape arithmetic of ONNX function
+/// bodies, which must fold before the shapes that depend on it are known.
+struct FoldIntElementwise : RewritePattern {
+  FoldIntElementwise(MLIRContext *ctx, int64_t maxElements)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/1, ctx),
+        maxElements(maxElements) {}
+
+  LogicalResult matchAndRewrite(Operation *op, PatternRewriter &rewriter) const override {
+    if (!isa<onnx::OnnxDialect>(op->getDialect()) || op->getNumResults() != 1 ||
+        op->getNumOperands() == 0)
+      return failure();
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() > maxElements)
+      return failure();
+    SmallVector<ElementsAttr> operands;
+    for (Value v : op->getOperands()) {
+      ElementsAttr e = v ? getConstantElements(v) : ElementsAttr();
+      if (!e)
+        return failure();
+      operands.push_back(e);
+    }
+    auto fmod = op->getAttrOfType<IntegerAttr>("fmod");
+    ElementsAttr folded = evalIntElementwise(op->getName().getStringRef(), operands,
+                                             type, fmod && fmod.getInt() != 0);
+    if (!folded)
+      return failure();
+    rewriter.replaceOpWithNewOp<onnx::ConstantOp>(op, type, folded);
+    return success();
+  }
+  int64_t maxElements;
+};
+
 struct FoldConstantsPass : onnxcc::impl::FoldConstantsBase<FoldConstantsPass> {
   using FoldConstantsBase::FoldConstantsBase;
   void runOnOperation() override {
@@ -57,6 +90,7 @@ struct FoldConstantsPass : onnxcc::impl::FoldConstantsBase<FoldConstantsPass> {
     patterns.add<FoldLargeBinary<onnx::SubOp>>(ctx, maxElements, BinaryKind::Sub);
     patterns.add<FoldLargeBinary<onnx::MulOp>>(ctx, maxElements, BinaryKind::Mul);
     patterns.add<FoldLargeBinary<onnx::DivOp>>(ctx, maxElements, BinaryKind::Div);
+    patterns.add<FoldIntElementwise>(ctx, maxElements);
     // The greedy driver also runs every op's folder and erases dead ops.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

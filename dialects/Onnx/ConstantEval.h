@@ -24,6 +24,18 @@ mlir::ElementsAttr evalBinary(BinaryKind kind, mlir::ElementsAttr a,
                               mlir::ElementsAttr b,
                               mlir::RankedTensorType resultType);
 
+/// The integer and bool elementwise op `opName` ("onnx.equal", "onnx.where",
+/// "onnx.mod", ...; see ConstantEval.cpp) on integer or bool constants,
+/// with numpy broadcasting to `resultType` (static), as shape arithmetic
+/// computes (ONNX function bodies compare, select and negate dims).
+/// `fmod` is Mod's attribute. Null when the op is not one of these, an
+/// operand is not an integer or bool constant, or the result is undefined
+/// (a modulo by zero).
+mlir::ElementsAttr evalIntElementwise(llvm::StringRef opName,
+                                      llvm::ArrayRef<mlir::ElementsAttr> operands,
+                                      mlir::RankedTensorType resultType,
+                                      bool fmod = false);
+
 /// For each element of a tensor of shape `out`, the linear index of the
 /// element of a tensor of shape `in` broadcast to it (numpy rules), in
 /// order. One pass, no per-element division.

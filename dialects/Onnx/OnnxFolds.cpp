@@ -186,6 +186,9 @@ OpFoldResult ReshapeOp::fold(FoldAdaptor a) {
 OpFoldResult UnsqueezeOp::fold(FoldAdaptor a) {
   return foldReshapeLike(*this, getData(), a.getData());
 }
+OpFoldResult SqueezeOp::fold(FoldAdaptor a) {
+  return foldReshapeLike(*this, getData(), a.getData());
+}
 
 OpFoldResult CastOp::fold(FoldAdaptor a) {
   if (getInput().getType() == getType())

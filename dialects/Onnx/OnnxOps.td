@@ -262,6 +262,7 @@ def Onnx_SqueezeOp : Onnx_InferredOp<"squeeze"> {
   let arguments = (ins AnyTensor:$data, Optional<AnyTensor>:$axes);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$data (`,` $axes^)? attr-dict `:` functional-type(operands, results)";
+  let hasFolder = 1;
 }
 
 def Onnx_TransposeOp : Onnx_InferredOp<"transpose"> {

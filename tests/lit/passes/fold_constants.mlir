@@ -68,3 +68,52 @@ func.func @fold_integers() -> (tensor<3xi64>, tensor<3xi64>, tensor<1xi64>) {
   %e = onnx.div %one, %z : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
   return %c, %d, %e : tensor<3xi64>, tensor<3xi64>, tensor<1xi64>
 }
+
+// -----
+
+// Tests that integer and bool shape arithmetic folds (comparisons, logic,
+// Where, Python-style Mod, Neg, Max) so that an Expand whose shape an ONNX
+// function body computes becomes static.
+// CHECK-LABEL: func @int_shape_arithmetic
+func.func @int_shape_arithmetic() -> (tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<2xi1>) {
+  // CHECK-DAG: onnx.constant dense<[4, 1, 6]> : tensor<3xi64>
+  // CHECK-DAG: onnx.constant dense<[2, 1, -2]> : tensor<3xi64>
+  // CHECK-DAG: onnx.constant dense<7> : tensor<3xi64>
+  // CHECK-DAG: onnx.constant dense<[true, false]> : tensor<2xi1>
+  // CHECK-NOT: onnx.equal
+  // CHECK-NOT: onnx.where
+  // CHECK-NOT: onnx.mod
+  %a = onnx.constant dense<[4, 3, 6]> : tensor<3xi64>
+  %b = onnx.constant dense<3> : tensor<1xi64>
+  %one = onnx.constant dense<1> : tensor<1xi64>
+  %eq = onnx.equal %a, %b : (tensor<3xi64>, tensor<1xi64>) -> tensor<3xi1>
+  %w = onnx.where %eq, %one, %a : (tensor<3xi1>, tensor<1xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %m7 = onnx.constant dense<[-7, 7, 7]> : tensor<3xi64>
+  %d = onnx.constant dense<[3, 3, -3]> : tensor<3xi64>
+  %mod = onnx.mod %m7, %d : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %n = onnx.neg %m7 : (tensor<3xi64>) -> tensor<3xi64>
+  %nine = onnx.constant dense<9> : tensor<1xi64>
+  %mx = onnx.min %m7, %nine : (tensor<3xi64>, tensor<1xi64>) -> tensor<3xi64>
+  %mx2 = onnx.max %mx, %d, %n : (tensor<3xi64>, tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  %t = onnx.constant dense<[true, true]> : tensor<2xi1>
+  %f = onnx.constant dense<[false, true]> : tensor<2xi1>
+  %x = onnx.xor %t, %f : (tensor<2xi1>, tensor<2xi1>) -> tensor<2xi1>
+  return %w, %mod, %mx2, %x : tensor<3xi64>, tensor<3xi64>, tensor<3xi64>, tensor<2xi1>
+}
+
+// -----
+
+// Tests that a Mod by zero is left to run time, and that Squeeze of a
+// constant folds to a re-typed constant.
+// CHECK-LABEL: func @mod_by_zero_squeeze
+func.func @mod_by_zero_squeeze() -> (tensor<1xi64>, tensor<i64>) {
+  // CHECK-DAG: onnx.constant dense<5> : tensor<i64>
+  // CHECK-DAG: onnx.mod
+  // CHECK-NOT: onnx.squeeze
+  %a = onnx.constant dense<5> : tensor<1xi64>
+  %z = onnx.constant dense<0> : tensor<1xi64>
+  %m = onnx.mod %a, %z : (tensor<1xi64>, tensor<1xi64>) -> tensor<1xi64>
+  %ax = onnx.constant dense<0> : tensor<1xi64>
+  %s = onnx.squeeze %a, %ax : (tensor<1xi64>, tensor<1xi64>) -> tensor<i64>
+  return %m, %s : tensor<1xi64>, tensor<i64>
+}
