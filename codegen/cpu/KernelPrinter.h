@@ -53,6 +53,8 @@ const KernelPrinterTable &kernelPrinters();
 
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
+void addLinalgPrinters(KernelPrinterTable &table); // LinalgPrinters.cpp
+void addConvPoolPrinters(KernelPrinterTable &table); // ConvPoolPrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

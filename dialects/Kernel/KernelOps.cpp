@@ -137,13 +137,6 @@ int64_t Conv2dOp::getScratchElements() {
   return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3];
 }
 
-LogicalResult Pool2dOp::verify() {
-  if (getKind() != "max" && getKind() != "avg")
-    return emitOpError() << "kind must be \"max\" or \"avg\", got \""
-                         << getKind() << "\"";
-  return success();
-}
-
 LogicalResult ElementwiseOp::verify() {
   auto out = cast<ShapedType>(getType()).getShape();
   for (Value in : getInputs()) {

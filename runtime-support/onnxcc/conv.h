@@ -1,14 +1,22 @@
-//===- conv.h - fixed-shape 2-D convolution ---------------------*- C++ -*-===//
+//===- conv.h - fixed-shape convolutions ------------------------*- C++ -*-===//
 //
-// NCHW convolution as GEMM per image and group: Y_g = W_g * col(X_g), where
-// col() is im2col into the caller's scratch (planned in the arena). A 1x1,
-// stride-1, unpadded convolution multiplies the input directly.
+// conv2d(): f32 NCHW convolution as GEMM per image and group: Y_g = W_g *
+// col(X_g), where col() is im2col into the caller's scratch (planned in the
+// arena). A 1x1, stride-1, unpadded convolution multiplies the input
+// directly.
+//
+// conv_direct(): any float type, 1 to 3 axes (`axis`, window.h), each
+// output the sum over its window's taps inside the input, in compute_t.
+// conv_transpose() and col2im(): scatters, each input row added to the
+// output row its tap reaches, the rows in range computed per tap
+// (scatter_range); they accumulate in T, so 16-bit floats come as f32.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_CONV_H
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/types.h"
 #include "onnxcc/window.h"
 
 namespace onnxcc {
@@ -81,6 +89,125 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
           w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
           y + (n * S::O + g * S::Og) * S::P, epi);
     }
+}
+
+/// y[n][o] = bias[o] + sum over c of group(o), taps in range of
+/// x[n][c] * w[o][c]; w is [O, C/G, KD, KH, KW].
+template <int64_t N, int64_t C, int64_t O, int64_t G, typename AD, typename AH,
+          typename AW, bool HasBias, typename T>
+inline void conv_direct(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                        const T *bias, T *ONNXCC_RESTRICT y) {
+  using Acc = compute_t<T>;
+  constexpr int64_t Cg = C / G, Og = O / G;
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      const T *wo = w + o * Cg * KS;
+      const T *xg = x + (n * C + o / Og * Cg) * XS;
+      T *yo = y + (n * O + o) * YS;
+      const Acc b = HasBias ? Acc(bias[o]) : Acc(0);
+      for_each_window3<AD, AH, AW>(
+          [&](int64_t od, int64_t oh, int64_t ow, index_range rd,
+              index_range rh, index_range rw) ONNXCC_INLINE_LAMBDA {
+            const int64_t at =
+                ((od * AD::S - AD::P) * AH::In + oh * AH::S - AH::P) * AW::In +
+                ow * AW::S - AW::P;
+            Acc s = b;
+            for (int64_t c = 0; c < Cg; ++c) {
+              const T *xc = xg + c * XS;
+              const T *wc = wo + c * KS;
+              for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+                for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+                  for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+                    s += Acc(xc[at + (kd * AD::D * AH::In + kh * AH::D) * AW::In +
+                                kw * AW::D]) *
+                         Acc(wc[(kd * AH::K + kh) * AW::K + kw]);
+            }
+            yo[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(s);
+          });
+    }
+}
+
+/// Transposed convolution: y = bias, then for each input element and tap,
+/// y[n][o][i*S - P + k*D] += x[n][c][i] * w[c][o % (O/G)][k] for c in
+/// group(o); w is [C, O/G, KD, KH, KW]; the axes' In are the input extents,
+/// Out the output extents.
+template <int64_t N, int64_t C, int64_t O, int64_t G, typename AD, typename AH,
+          typename AW, bool HasBias, typename T>
+inline void conv_transpose(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                           const T *bias, T *ONNXCC_RESTRICT y) {
+  constexpr int64_t Cg = C / G, Og = O / G;
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t no = 0; no < N * O; ++no)
+    for (int64_t i = 0; i < YS; ++i)
+      y[no * YS + i] = HasBias ? bias[no % O] : T(0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c) {
+      const int64_t g = c / Cg;
+      const T *xc = x + (n * C + c) * XS;
+      for (int64_t o = 0; o < Og; ++o) {
+        const T *wc = w + (c * Og + o) * KS;
+        T *yo = y + (n * O + g * Og + o) * YS;
+        for (int64_t kd = 0; kd < AD::K; ++kd) {
+          const index_range rd = scatter_range<AD>(kd);
+          for (int64_t kh = 0; kh < AH::K; ++kh) {
+            const index_range rh = scatter_range<AH>(kh);
+            for (int64_t kw = 0; kw < AW::K; ++kw) {
+              const index_range rw = scatter_range<AW>(kw);
+              const T wv = wc[(kd * AH::K + kh) * AW::K + kw];
+              for (int64_t id = rd.lo; id < rd.hi; ++id)
+                for (int64_t ih = rh.lo; ih < rh.hi; ++ih) {
+                  const int64_t row =
+                      ((id * AD::S - AD::P + kd * AD::D) * AH::Out + ih * AH::S -
+                       AH::P + kh * AH::D) * AW::Out + kw * AW::D - AW::P;
+                  const T *xr = xc + (id * AH::In + ih) * AW::In;
+                  for (int64_t iw = rw.lo; iw < rw.hi; ++iw)
+                    yo[row + iw * AW::S] += wv * xr[iw];
+                }
+            }
+          }
+        }
+      }
+    }
+}
+
+/// The inverse of im2col: x is [NC * KD*KH*KW, blocks] (blocks = the axes'
+/// In, the window positions), y [NC, image] (the axes' Out); block element
+/// k of position b is added to image element b*S - P + k*D when that is
+/// inside the image.
+template <int64_t NC, typename AD, typename AH, typename AW, typename T>
+inline void col2im(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t BS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t i = 0; i < NC * YS; ++i)
+    y[i] = T(0);
+  for (int64_t c = 0; c < NC; ++c) {
+    T *yc = y + c * YS;
+    for (int64_t kd = 0; kd < AD::K; ++kd) {
+      const index_range rd = scatter_range<AD>(kd);
+      for (int64_t kh = 0; kh < AH::K; ++kh) {
+        const index_range rh = scatter_range<AH>(kh);
+        for (int64_t kw = 0; kw < AW::K; ++kw) {
+          const index_range rw = scatter_range<AW>(kw);
+          const T *xk = x + (c * KS + (kd * AH::K + kh) * AW::K + kw) * BS;
+          for (int64_t bd = rd.lo; bd < rd.hi; ++bd)
+            for (int64_t bh = rh.lo; bh < rh.hi; ++bh) {
+              const int64_t row =
+                  ((bd * AD::S - AD::P + kd * AD::D) * AH::Out + bh * AH::S -
+                   AH::P + kh * AH::D) * AW::Out + kw * AW::D - AW::P;
+              const T *xr = xk + (bd * AH::In + bh) * AW::In;
+              for (int64_t bw = rw.lo; bw < rw.hi; ++bw)
+                yc[row + bw * AW::S] += xr[bw];
+            }
+        }
+      }
+    }
+  }
 }
 
 } // namespace rt

@@ -7,6 +7,7 @@
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/layout.h"
+#include "onnxcc/linalg.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
