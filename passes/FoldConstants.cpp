@@ -1,7 +1,15 @@
 //===- FoldConstants.cpp - compile-time evaluation ------------------------===//
+//
+// The op folders evaluate small constants (shape arithmetic); this pass
+// also evaluates elementwise arithmetic on larger constants (scaled
+// weights), up to `max-elements` per result, with the same evaluator
+// (ConstantEval.h), so both agree on broadcasting and integer rules.
+//
+//===----------------------------------------------------------------------===//
 #include "passes/Passes.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/ConstantEval.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -15,40 +23,29 @@ using namespace onnxcc;
 
 namespace {
 
-/// Folds Mul/Add/Sub/Div of two constants of any size up to a limit, which
-/// the ops' own folders refuse (they stop at small shape tensors).
 template <typename OpTy>
 struct FoldLargeBinary : OpRewritePattern<OpTy> {
-  FoldLargeBinary(MLIRContext *ctx, int64_t maxElements,
-                  double (*fn)(double, double))
-      : OpRewritePattern<OpTy>(ctx), maxElements(maxElements), fn(fn) {}
+  FoldLargeBinary(MLIRContext *ctx, int64_t maxElements, BinaryKind kind)
+      : OpRewritePattern<OpTy>(ctx), maxElements(maxElements), kind(kind) {}
 
   LogicalResult matchAndRewrite(OpTy op, PatternRewriter &rewriter) const override {
     auto type = dyn_cast<RankedTensorType>(op.getType());
-    if (!type || !type.hasStaticShape() || !isa<FloatType>(type.getElementType()))
-      return rewriter.notifyMatchFailure(op, "result is not a static float tensor");
+    if (!type || !type.hasStaticShape())
+      return rewriter.notifyMatchFailure(op, "result is not static");
     if (type.getNumElements() > maxElements)
       return rewriter.notifyMatchFailure(op, "result exceeds max-elements");
     ElementsAttr a = getConstantElements(op.getLhs());
     ElementsAttr b = getConstantElements(op.getRhs());
     if (!a || !b)
       return rewriter.notifyMatchFailure(op, "operands are not constants");
-    // Only the cheap, common case: same shape or a scalar operand.
-    bool aScalar = a.getNumElements() == 1, bScalar = b.getNumElements() == 1;
-    if (!(a.getType() == type || aScalar) || !(b.getType() == type || bScalar))
-      return rewriter.notifyMatchFailure(op, "needs general broadcasting");
-    std::vector<double> av, bv;
-    if (!readAsDoubles(a, av) || !readAsDoubles(b, bv))
-      return rewriter.notifyMatchFailure(op, "unreadable constant");
-    std::vector<double> out(type.getNumElements());
-    for (size_t i = 0; i < out.size(); ++i)
-      out[i] = fn(av[aScalar ? 0 : i], bv[bScalar ? 0 : i]);
-    rewriter.replaceOpWithNewOp<onnx::ConstantOp>(
-        op, type, makeElements(type, ArrayRef<double>(out)));
+    ElementsAttr folded = evalBinary(kind, a, b, type);
+    if (!folded)
+      return rewriter.notifyMatchFailure(op, "not evaluated at compile time");
+    rewriter.replaceOpWithNewOp<onnx::ConstantOp>(op, type, folded);
     return success();
   }
   int64_t maxElements;
-  double (*fn)(double, double);
+  BinaryKind kind;
 };
 
 struct FoldConstantsPass : onnxcc::impl::FoldConstantsBase<FoldConstantsPass> {
@@ -56,14 +53,10 @@ struct FoldConstantsPass : onnxcc::impl::FoldConstantsBase<FoldConstantsPass> {
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    patterns.add<FoldLargeBinary<onnx::AddOp>>(ctx, maxElements,
-                                               [](double x, double y) { return x + y; });
-    patterns.add<FoldLargeBinary<onnx::SubOp>>(ctx, maxElements,
-                                               [](double x, double y) { return x - y; });
-    patterns.add<FoldLargeBinary<onnx::MulOp>>(ctx, maxElements,
-                                               [](double x, double y) { return x * y; });
-    patterns.add<FoldLargeBinary<onnx::DivOp>>(ctx, maxElements,
-                                               [](double x, double y) { return x / y; });
+    patterns.add<FoldLargeBinary<onnx::AddOp>>(ctx, maxElements, BinaryKind::Add);
+    patterns.add<FoldLargeBinary<onnx::SubOp>>(ctx, maxElements, BinaryKind::Sub);
+    patterns.add<FoldLargeBinary<onnx::MulOp>>(ctx, maxElements, BinaryKind::Mul);
+    patterns.add<FoldLargeBinary<onnx::DivOp>>(ctx, maxElements, BinaryKind::Div);
     // The greedy driver also runs every op's folder and erases dead ops.
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();

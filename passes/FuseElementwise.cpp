@@ -43,7 +43,8 @@ static BlockArgument argumentFor(k::ElementwiseOp op, Value v) {
     if (in == v)
       return block.getArgument(i);
   op->insertOperands(op->getNumOperands(), v);
-  return block.addArgument(getElementTypeOrSelf(v.getType()), op.getLoc());
+  return block.addArgument(k::computeType(getElementTypeOrSelf(v.getType())),
+                           op.getLoc());
 }
 
 /// Merges `consumer` into `producer`, which feeds its input `idx` and has

@@ -24,7 +24,7 @@ std::string formatFloat(float v) {
   return s + "f";
 }
 
-static std::string formatDouble(double v) {
+std::string formatDouble(double v) {
   if (std::isnan(v))
     return "double(NAN)";
   if (std::isinf(v))

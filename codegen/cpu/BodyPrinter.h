@@ -29,6 +29,8 @@ mlir::LogicalResult printBodyLambda(mlir::raw_indented_ostream &os,
 
 /// A float literal that reads back to exactly `v` ("0.5f", "1e-05f").
 std::string formatFloat(float v);
+/// A double literal that reads back to exactly `v` ("0.5", "1e-05").
+std::string formatDouble(double v);
 
 } // namespace onnxcc
 

@@ -55,6 +55,9 @@ const KernelPrinterTable &kernelPrinters();
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addLinalgPrinters(KernelPrinterTable &table); // LinalgPrinters.cpp
 void addConvPoolPrinters(KernelPrinterTable &table); // ConvPoolPrinters.cpp
+void addNormalizationPrinters(KernelPrinterTable &table);
+void addReductionPrinters(KernelPrinterTable &table);
+void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

@@ -55,8 +55,12 @@ std::string Emitter::ptr(Value v) {
     return "onnxcc::rt::at<" + type + ">(" + ports[arg.getArgNumber()].bytes() +
            ", 0)";
   Operation *def = v.getDefiningOp();
-  if (auto view = dyn_cast<k::ViewOp>(def)) // same bytes, same element type
-    return ptr(view.getInput());
+  if (auto view = dyn_cast<k::ViewOp>(def)) { // the same bytes
+    std::string base = ptr(view.getInput());
+    if (elementOf(view.getInput()) == type)
+      return base;
+    return "onnxcc::rt::at<" + type + ">(" + base + ", 0)"; // a BitCast
+  }
   if (auto weight = dyn_cast<k::WeightOp>(def)) {
     auto offset = weight->getAttrOfType<IntegerAttr>(k::KernelDialect::kBlobOffsetAttr);
     if (offset)
@@ -255,6 +259,9 @@ const KernelPrinterTable &kernelPrinters() {
     addCorePrinters(t);
     addLinalgPrinters(t);
     addConvPoolPrinters(t);
+    addNormalizationPrinters(t);
+    addReductionPrinters(t);
+    addImagePrinters(t);
     return t;
   }();
   return table;

@@ -95,7 +95,7 @@ LogicalResult importAveragePool(NodeContext &n) {
   return success();
 }
 
-/// LpPool's and GlobalLpPool's p: a float in opset 1, an integer since.
+/// LpPool's p: a float in opset 1, an integer since.
 FailureOr<int64_t> readP(NodeContext &n) {
   if (n.opset >= 2)
     return n.getInt("p", 2);
@@ -120,22 +120,11 @@ LogicalResult importLpPool(NodeContext &n) {
   return success();
 }
 
-template <typename OpTy> LogicalResult importGlobalPool(NodeContext &n) {
+LogicalResult importGlobalAveragePool(NodeContext &n) {
   if (failed(n.arity(1, 1)))
     return failure();
-  n.results.push_back(OpTy::create(n.builder, n.loc,
-                                   n.unrankedLike(n.operand(0)), n.operand(0)));
-  return success();
-}
-
-LogicalResult importGlobalLpPool(NodeContext &n) {
-  if (failed(n.arity(1, 1)))
-    return failure();
-  auto p = readP(n);
-  if (failed(p))
-    return failure();
-  n.results.push_back(o::GlobalLpPoolOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), *p));
+  n.results.push_back(o::GlobalAveragePoolOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
   return success();
 }
 
@@ -168,9 +157,7 @@ void addConvPoolImporters(llvm::StringMap<OpImportFn> &t) {
   t["Col2Im"] = importCol2Im;
   t["Conv"] = importConv;
   t["ConvTranspose"] = importConvTranspose;
-  t["GlobalAveragePool"] = importGlobalPool<o::GlobalAveragePoolOp>;
-  t["GlobalLpPool"] = importGlobalLpPool;
-  t["GlobalMaxPool"] = importGlobalPool<o::GlobalMaxPoolOp>;
+  t["GlobalAveragePool"] = importGlobalAveragePool;
   t["LpPool"] = importLpPool;
   t["MaxPool"] = importMaxPool;
   t["MaxUnpool"] = importMaxUnpool;

@@ -199,6 +199,23 @@ void addElementwiseImporters(llvm::StringMap<OpImportFn> &t) {
   t["Shrink"] = [](NodeContext &n) {
     return unary<o::ShrinkOp>(n, f32(n, "bias", 0.0f), f32(n, "lambd", 0.5f));
   };
+  t["Swish"] = [](NodeContext &n) {
+    return unary<o::SwishOp>(n, f32(n, "alpha", 1.0f));
+  };
+  t["SwiGLU"] = [](NodeContext &n) {
+    return binary<o::SwiGLUOp>(n, f32(n, "alpha", 1.0f));
+  };
+  t["BitCast"] = [](NodeContext &n) {
+    if (failed(n.arity(1, 1)))
+      return failure();
+    int64_t to = n.getInt("to", 0);
+    Type et = elementTypeFor(n.builder.getContext(), to);
+    if (!et)
+      return n.error("cannot bit-cast to " + onnxTypeName(to));
+    n.results.push_back(o::BitCastOp::create(n.builder, n.loc, n.unranked(et),
+                                             n.operand(0), et));
+    return success();
+  };
   t["ThresholdedRelu"] = [](NodeContext &n) {
     return unary<o::ThresholdedReluOp>(n, f32(n, "alpha", 1.0f));
   };

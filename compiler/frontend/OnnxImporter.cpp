@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/OnnxImporter.h"
 
+#include "compiler/frontend/FunctionInliner.h"
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/NodeLocation.h"
@@ -141,11 +142,12 @@ public:
 
 private:
   LogicalResult readOpset();
+  LogicalResult inlineModelFunctions();
   LogicalResult checkOpTypes();
   FailureOr<SmallVector<Type>> inputTypes();
   LogicalResult importInitializers(OpBuilder &b);
   FailureOr<std::vector<int>> topologicalOrder();
-  LogicalResult importNode(OpBuilder &b, const ::onnx::NodeProto &node);
+  LogicalResult importNode(OpBuilder &b, const GraphNode &node);
   std::string nodeName(const ::onnx::NodeProto &n) const {
     if (!n.name().empty())
       return n.name();
@@ -161,6 +163,8 @@ private:
   const ::onnx::GraphProto &graph;
   Location modelLoc;
   int64_t opset = 0;
+  /// The graph's nodes, model-local functions inlined (FunctionInliner.h).
+  std::vector<GraphNode> nodes;
   llvm::StringMap<Value> values;
 };
 } // namespace
@@ -177,10 +181,23 @@ LogicalResult Importer::readOpset() {
   return success();
 }
 
+LogicalResult Importer::inlineModelFunctions() {
+  std::string error;
+  if (!inlineFunctions(model.proto, opset, nodes, error))
+    return emitError(modelLoc) << error;
+  for (const GraphNode &n : nodes)
+    if (n.opset <= 0 || n.opset > kMaxOpset)
+      return emitError(locOf(n.get()))
+             << "the node's function imports ai.onnx opset " << n.opset
+             << ", outside the supported 1 to " << kMaxOpset;
+  return success();
+}
+
 LogicalResult Importer::checkOpTypes() {
   bool ok = true;
   const auto &table = opImporters();
-  for (const auto &node : graph.node()) {
+  for (const GraphNode &graphNode : nodes) {
+    const ::onnx::NodeProto &node = graphNode.get();
     bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
                  table.count(node.op_type());
     if (!known) {
@@ -277,8 +294,8 @@ LogicalResult Importer::importInitializers(OpBuilder &b) {
   // Only initializers the graph reads are imported: an unused one is never
   // read, however large its data claims to be.
   llvm::StringSet<> read, seen;
-  for (const auto &node : graph.node())
-    for (const auto &in : node.input())
+  for (const GraphNode &node : nodes)
+    for (const auto &in : node.get().input())
       read.insert(in);
   for (const auto &out : graph.output())
     read.insert(out.name());
@@ -303,31 +320,31 @@ LogicalResult Importer::importInitializers(OpBuilder &b) {
 /// exporters do not always comply; a cycle is an error naming its nodes.
 FailureOr<std::vector<int>> Importer::topologicalOrder() {
   llvm::StringMap<int> producer;
-  for (int i = 0; i < graph.node_size(); ++i)
-    for (const auto &out : graph.node(i).output()) {
+  for (int i = 0; i < (int)nodes.size(); ++i)
+    for (const auto &out : nodes[i].get().output()) {
       if (out.empty())
         continue;
       if (values.count(out) || producer.count(out))
-        return emitError(locOf(graph.node(i)))
+        return emitError(locOf(nodes[i].get()))
                << "value '" << out << "' is defined more than once";
       producer[out] = i;
     }
-  std::vector<int> pending(graph.node_size(), 0);
-  std::vector<std::vector<int>> users(graph.node_size());
-  for (int i = 0; i < graph.node_size(); ++i)
-    for (const auto &in : graph.node(i).input()) {
+  std::vector<int> pending((int)nodes.size(), 0);
+  std::vector<std::vector<int>> users((int)nodes.size());
+  for (int i = 0; i < (int)nodes.size(); ++i)
+    for (const auto &in : nodes[i].get().input()) {
       if (in.empty() || values.count(in))
         continue;
       auto it = producer.find(in);
       if (it == producer.end())
-        return emitError(locOf(graph.node(i)))
+        return emitError(locOf(nodes[i].get()))
                << "input '" << in << "' is not produced by any node, "
                << "initializer or graph input";
       ++pending[i];
       users[it->second].push_back(i);
     }
   std::deque<int> ready;
-  for (int i = 0; i < graph.node_size(); ++i)
+  for (int i = 0; i < (int)nodes.size(); ++i)
     if (!pending[i])
       ready.push_back(i);
   std::vector<int> order;
@@ -339,12 +356,12 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
       if (--pending[u] == 0)
         ready.push_back(u);
   }
-  if ((int)order.size() != graph.node_size()) {
+  if ((int)order.size() != (int)nodes.size()) {
     auto diag = emitError(modelLoc) << "the graph has a cycle through nodes: ";
     bool first = true;
-    for (int i = 0; i < graph.node_size(); ++i)
+    for (int i = 0; i < (int)nodes.size(); ++i)
       if (pending[i]) {
-        diag << (first ? "" : ", ") << nodeName(graph.node(i));
+        diag << (first ? "" : ", ") << nodeName(nodes[i].get());
         first = false;
       }
     return failure();
@@ -352,8 +369,10 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
   return order;
 }
 
-LogicalResult Importer::importNode(OpBuilder &b, const ::onnx::NodeProto &node) {
-  NodeContext n{b, locOf(node), node, {}, opset, model.external, {}, {}, {}};
+LogicalResult Importer::importNode(OpBuilder &b, const GraphNode &graphNode) {
+  const ::onnx::NodeProto &node = graphNode.get();
+  NodeContext n{b, locOf(node), node, {}, graphNode.opset, model.external,
+                {}, {}, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : values.lookup(in));
   if (failed(opImporters().lookup(node.op_type())(n)) ||
@@ -371,7 +390,8 @@ LogicalResult Importer::importNode(OpBuilder &b, const ::onnx::NodeProto &node) 
 }
 
 OwningOpRef<ModuleOp> Importer::run() {
-  if (failed(readOpset()) || failed(checkOpTypes()))
+  if (failed(readOpset()) || failed(inlineModelFunctions()) ||
+      failed(checkOpTypes()))
     return nullptr;
   auto argTypes = inputTypes();
   if (failed(argTypes))
@@ -400,7 +420,7 @@ OwningOpRef<ModuleOp> Importer::run() {
   if (failed(order))
     return nullptr;
   for (int i : *order)
-    if (failed(importNode(b, graph.node(i))))
+    if (failed(importNode(b, nodes[i])))
       return nullptr;
 
   SmallVector<Value> results;

@@ -370,6 +370,9 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addElementwiseImporters(t);
     addLinalgImporters(t);
     addConvPoolImporters(t);
+    addNormalizationImporters(t);
+    addReductionImporters(t);
+    addImageImporters(t);
     return t;
   }();
   return table;

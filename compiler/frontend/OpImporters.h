@@ -68,6 +68,9 @@ const llvm::StringMap<OpImportFn> &opImporters();
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addLinalgImporters(llvm::StringMap<OpImportFn> &table);
 void addConvPoolImporters(llvm::StringMap<OpImportFn> &table);
+void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
+void addReductionImporters(llvm::StringMap<OpImportFn> &table);
+void addImageImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

@@ -323,6 +323,8 @@ ElementsAttr importTensor(MLIRContext *ctx, const ::onnx::TensorProto &t,
   std::vector<char> bytes;
   if (!readTensorBytes(t, external, type, bytes, error))
     return {};
+  if (bytes.empty()) // a zero-element tensor: no blob to copy from
+    return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>());
   return DenseResourceElementsAttr::get(
       type, blobName,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(uint64_t)));

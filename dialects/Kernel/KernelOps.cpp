@@ -167,8 +167,15 @@ LogicalResult ElementwiseOp::verify() {
 LogicalResult ViewOp::verify() {
   auto in = cast<ShapedType>(getInput().getType());
   auto out = cast<ShapedType>(getType());
+  // The same bytes: as many elements, each as wide (a BitCast may change
+  // the element type, e.g. f32 to i32).
+  // A bool is a byte in memory.
+  auto bits = [](Type t) {
+    return t.isInteger(1) ? 8u : t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0u;
+  };
   if (in.getNumElements() != out.getNumElements() ||
-      in.getElementType() != out.getElementType())
+      bits(in.getElementType()) != bits(out.getElementType()) ||
+      (out.getElementType().isInteger(1) && !in.getElementType().isInteger(1)))
     return emitOpError() << "cannot view " << in << " as " << out;
   return success();
 }

@@ -175,5 +175,8 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 
 include "dialects/Kernel/LinalgKernelOps.td"
 include "dialects/Kernel/ConvPoolKernelOps.td"
+include "dialects/Kernel/NormalizationKernelOps.td"
+include "dialects/Kernel/ReductionKernelOps.td"
+include "dialects/Kernel/ImageOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

@@ -207,24 +207,6 @@ LogicalResult GlobalAveragePoolOp::inferReturnTypes(
 }
 ONNXCC_COMPATIBLE_RETURN_TYPES(GlobalAveragePoolOp)
 
-LogicalResult GlobalMaxPoolOp::inferReturnTypes(MLIRContext *,
-                                                std::optional<Location> l,
-                                                Adaptor adaptor,
-                                                SmallVectorImpl<Type> &types) {
-  return globalPool(l, adaptor.getInput(), types);
-}
-ONNXCC_COMPATIBLE_RETURN_TYPES(GlobalMaxPoolOp)
-
-LogicalResult GlobalLpPoolOp::inferReturnTypes(MLIRContext *,
-                                               std::optional<Location> l,
-                                               Adaptor adaptor,
-                                               SmallVectorImpl<Type> &types) {
-  if (failed(checkP(l, adaptor.getP())))
-    return failure();
-  return globalPool(l, adaptor.getInput(), types);
-}
-ONNXCC_COMPATIBLE_RETURN_TYPES(GlobalLpPoolOp)
-
 LogicalResult MaxUnpoolOp::inferReturnTypes(MLIRContext *,
                                             std::optional<Location> l,
                                             Adaptor adaptor,

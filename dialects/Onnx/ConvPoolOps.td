@@ -94,26 +94,20 @@ def Onnx_LpPoolOp : Onnx_PoolOp<"lp_pool", "LpPool",
     (ins DefaultValuedAttr<I64Attr, "2">:$p)>;
 
 //===----------------------------------------------------------------------===//
-// Global pools
+// Global pools (GlobalMaxPool and GlobalLpPool are reductions: ReductionOps.td)
 //===----------------------------------------------------------------------===//
 
-class Onnx_GlobalPoolOp<string mnemonic, string onnxName, dag extra = (ins)>
-    : Onnx_InferredOp<mnemonic> {
-  let summary = onnxName # " over all spatial positions";
+def Onnx_GlobalAveragePoolOp : Onnx_InferredOp<"global_average_pool"> {
+  let summary = "mean over all spatial positions";
   let description = [{
     ```mlir
-    %y = onnx.}] # mnemonic # [{ %x : (tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32>
+    %y = onnx.global_average_pool %x : (tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32>
     ```
   }];
-  let arguments = !con((ins AnyTensor:$input), extra);
+  let arguments = (ins AnyTensor:$input);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
-
-def Onnx_GlobalAveragePoolOp : Onnx_GlobalPoolOp<"global_average_pool", "mean">;
-def Onnx_GlobalMaxPoolOp : Onnx_GlobalPoolOp<"global_max_pool", "maximum">;
-def Onnx_GlobalLpPoolOp : Onnx_GlobalPoolOp<"global_lp_pool", "Lp norm",
-    (ins DefaultValuedAttr<I64Attr, "2">:$p)>;
 
 //===----------------------------------------------------------------------===//
 // Scatters back into images

@@ -64,6 +64,8 @@ def Onnx_LeakyReluOp : Onnx_UnaryOp<"leaky_relu", "LeakyRelu",
 def Onnx_SeluOp : Onnx_UnaryOp<"selu", "Selu",
     (ins DefaultValuedAttr<F32Attr, "1.67326319217681884765625">:$alpha,
          DefaultValuedAttr<F32Attr, "1.05070102214813232421875">:$gamma)>;
+def Onnx_SwishOp : Onnx_UnaryOp<"swish", "Swish",
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)>;
 def Onnx_ShrinkOp : Onnx_UnaryOp<"shrink", "Shrink",
     (ins DefaultValuedAttr<F32Attr, "0.0">:$bias,
          DefaultValuedAttr<F32Attr, "0.5">:$lambd)>;
@@ -87,6 +89,10 @@ def Onnx_ModOp : Onnx_BinaryOp<"mod", "Mod",
     (ins DefaultValuedAttr<I64Attr, "0">:$fmod)>;
 def Onnx_PowOp : Onnx_BinaryOp<"pow", "Pow"> { let sameElementTypes = 0; }
 def Onnx_PReluOp : Onnx_BinaryOp<"prelu", "PRelu">;
+// A and B of one shape (the spec applies no broadcasting; the shape rule
+// broadcasts, and an equal-shape check in the importer keeps it exact).
+def Onnx_SwiGLUOp : Onnx_BinaryOp<"swiglu", "SwiGLU",
+    (ins DefaultValuedAttr<F32Attr, "1.0">:$alpha)>;
 def Onnx_BitShiftOp : Onnx_BinaryOp<"bit_shift", "BitShift",
     (ins StrAttr:$direction)>;
 def Onnx_BitwiseAndOp : Onnx_BinaryOp<"bitwise_and", "BitwiseAnd">;
@@ -146,6 +152,34 @@ def Onnx_ClipOp : Onnx_FamilyOp<"clip", [AttrSizedOperandSegments]> {
   }];
   let inferTypes = [{
       types.push_back(adaptor.getInput().getType());
+      return ::mlir::success();
+  }];
+}
+
+def Onnx_BitCastOp : Onnx_FamilyOp<"bit_cast"> {
+  let summary = "reinterpret the bits as another element type of one width";
+  let description = [{
+    ```mlir
+    %y = onnx.bit_cast %x {to = i32} : (tensor<4xf32>) -> tensor<4xi32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$input, TypeAttr:$to);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let inferTypes = [{
+      // A bool is a byte of 0 or 1: it reads as an 8-bit integer, but no
+      // byte may become a bool (2 would be an invalid bool).
+      ::mlir::Type from = ::mlir::getElementTypeOrSelf(adaptor.getInput().getType());
+      ::mlir::Type to = adaptor.getTo();
+      auto bits = [](::mlir::Type t) -> unsigned {
+        return t.isInteger(1) ? 8 : t.isIntOrFloat() ? t.getIntOrFloatBitWidth() : 0;
+      };
+      if (!bits(from) || bits(from) != bits(to) ||
+          (to.isInteger(1) && !from.isInteger(1)) ||
+          (from.isInteger(1) && !to.isInteger(1) && !::llvm::isa<::mlir::IntegerType>(to)))
+        return ::mlir::emitOptionalError(loc, "cannot bit-cast ", from, " to ",
+                                         to, " (the widths differ, or the target is bool)");
+      types.push_back(::onnxcc::withElementType(adaptor.getInput().getType(), to));
       return ::mlir::success();
   }];
 }

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/ConstantEval.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "dialects/Onnx/TensorLimits.h"
 
@@ -32,27 +33,6 @@ static ElementsAttr smallConstant(Attribute a) {
   return e && e.getNumElements() <= kFoldElementLimit ? e : ElementsAttr();
 }
 
-/// Row-major strides of `shape`.
-static SmallVector<int64_t> stridesOf(ArrayRef<int64_t> shape) {
-  SmallVector<int64_t> s(shape.size(), 1);
-  for (int64_t i = (int64_t)shape.size() - 2; i >= 0; --i)
-    s[i] = s[i + 1] * shape[i + 1];
-  return s;
-}
-
-/// Index into a broadcast operand of shape `in` for output index `flat`.
-static int64_t broadcastIndex(int64_t flat, ArrayRef<int64_t> out,
-                              ArrayRef<int64_t> in) {
-  auto outStrides = stridesOf(out), inStrides = stridesOf(in);
-  int64_t offset = out.size() - in.size(), idx = 0;
-  for (size_t d = 0; d < out.size(); ++d) {
-    int64_t coord = (flat / outStrides[d]) % out[d];
-    if (d >= (size_t)offset && in[d - offset] != 1)
-      idx += coord * inStrides[d - offset];
-  }
-  return idx;
-}
-
 OpFoldResult ConstantOp::fold(FoldAdaptor) { return getValue(); }
 
 OpFoldResult IdentityOp::fold(FoldAdaptor) {
@@ -61,79 +41,27 @@ OpFoldResult IdentityOp::fold(FoldAdaptor) {
   return {};
 }
 
-/// Folds an elementwise binary op on small constants with broadcasting.
-/// Integers are computed as integers, never through double (which loses
-/// values above 2^53): `intFn` gets the raw 64-bit values and whether the
-/// type is unsigned, and returns nullopt to leave the op to run time.
-template <typename IntFn, typename FloatFn>
-static OpFoldResult foldBinary(Operation *op, Attribute lhs, Attribute rhs,
-                               IntFn intFn, FloatFn floatFn) {
+/// Folds an elementwise binary op on small constants (ConstantEval.h).
+static OpFoldResult foldBinary(Operation *op, BinaryKind kind, Attribute lhs,
+                               Attribute rhs) {
   RankedTensorType type = staticResult(op);
   ElementsAttr a = smallConstant(lhs), b = smallConstant(rhs);
   if (!type || !a || !b)
     return {};
-  auto as = cast<ShapedType>(a.getType()).getShape();
-  auto bs = cast<ShapedType>(b.getType()).getShape();
-  int64_t n = type.getNumElements();
-  if (auto it = dyn_cast<IntegerType>(type.getElementType())) {
-    std::vector<int64_t> av, bv, out(n);
-    if (!readAsInt64s(a, av) || !readAsInt64s(b, bv))
-      return {};
-    for (int64_t i = 0; i < n; ++i) {
-      std::optional<int64_t> r =
-          intFn(av[broadcastIndex(i, type.getShape(), as)],
-                bv[broadcastIndex(i, type.getShape(), bs)], it.isUnsigned());
-      if (!r)
-        return {};
-      out[i] = *r;
-    }
-    return makeElements(type, ArrayRef<int64_t>(out));
-  }
-  std::vector<double> av, bv, out(n);
-  if (!readAsDoubles(a, av) || !readAsDoubles(b, bv))
-    return {};
-  for (int64_t i = 0; i < n; ++i)
-    out[i] = floatFn(av[broadcastIndex(i, type.getShape(), as)],
-                     bv[broadcastIndex(i, type.getShape(), bs)]);
-  return makeElements(type, ArrayRef<double>(out));
+  return evalBinary(kind, a, b, type);
 }
-
-// Integer results wrap around in two's complement (computed on uint64_t,
-// where overflow is defined), as numpy and the generated code do.
-static std::optional<int64_t> wrap(uint64_t v) { return static_cast<int64_t>(v); }
 
 OpFoldResult AddOp::fold(FoldAdaptor a) {
-  return foldBinary(
-      *this, a.getLhs(), a.getRhs(),
-      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) + uint64_t(y)); },
-      [](double x, double y) { return x + y; });
+  return foldBinary(*this, BinaryKind::Add, a.getLhs(), a.getRhs());
 }
 OpFoldResult SubOp::fold(FoldAdaptor a) {
-  return foldBinary(
-      *this, a.getLhs(), a.getRhs(),
-      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) - uint64_t(y)); },
-      [](double x, double y) { return x - y; });
+  return foldBinary(*this, BinaryKind::Sub, a.getLhs(), a.getRhs());
 }
 OpFoldResult MulOp::fold(FoldAdaptor a) {
-  return foldBinary(
-      *this, a.getLhs(), a.getRhs(),
-      [](int64_t x, int64_t y, bool) { return wrap(uint64_t(x) * uint64_t(y)); },
-      [](double x, double y) { return x * y; });
+  return foldBinary(*this, BinaryKind::Mul, a.getLhs(), a.getRhs());
 }
 OpFoldResult DivOp::fold(FoldAdaptor a) {
-  return foldBinary(
-      *this, a.getLhs(), a.getRhs(),
-      [](int64_t x, int64_t y, bool isUnsigned) -> std::optional<int64_t> {
-        if (y == 0) // division by zero is left to run time
-          return std::nullopt;
-        if (isUnsigned)
-          return wrap(uint64_t(x) / uint64_t(y));
-        // INT64_MIN / -1 overflows (a trap on x86): it wraps to INT64_MIN.
-        if (x == INT64_MIN && y == -1)
-          return x;
-        return x / y; // ONNX integer Div truncates toward zero, like C++
-      },
-      [](double x, double y) { return x / y; });
+  return foldBinary(*this, BinaryKind::Div, a.getLhs(), a.getRhs());
 }
 
 OpFoldResult ShapeOp::fold(FoldAdaptor) {

@@ -8,6 +8,8 @@
 #include "dialects/Onnx/OnnxOps.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/NormalizationShapes.h"
+#include "dialects/Onnx/ReductionShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"

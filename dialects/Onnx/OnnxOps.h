@@ -11,9 +11,17 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/Onnx/InferTypes.h"
+#include "dialects/Onnx/ResizeMath.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/Onnx/OnnxOps.h.inc"
+
+namespace onnxcc {
+/// The type rule of onnx.resize (ImageShapes.cpp).
+mlir::LogicalResult inferResizeTypes(std::optional<mlir::Location> loc,
+                                     onnx::ResizeOp::Adaptor adaptor,
+                                     llvm::SmallVectorImpl<mlir::Type> &types);
+} // namespace onnxcc
 
 #endif // ONNXCC_DIALECTS_ONNX_ONNXOPS_H

@@ -13,6 +13,9 @@ include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/LinalgOps.td"
 include "dialects/Onnx/ConvPoolOps.td"
+include "dialects/Onnx/NormalizationOps.td"
+include "dialects/Onnx/ReductionOps.td"
+include "dialects/Onnx/ImageOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

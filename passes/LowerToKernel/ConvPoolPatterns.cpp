@@ -194,21 +194,17 @@ struct PoolPattern : OpRewritePattern<PoolOp> {
   std::string kind;
 };
 
-template <typename PoolOp>
-struct GlobalPoolPattern : OpRewritePattern<PoolOp> {
-  GlobalPoolPattern(MLIRContext *ctx, StringRef kind)
-      : OpRewritePattern<PoolOp>(ctx), kind(kind) {}
-  LogicalResult matchAndRewrite(PoolOp op, PatternRewriter &rewriter) const override {
+// GlobalMaxPool and GlobalLpPool lower as reductions (ReductionPatterns.cpp).
+struct GlobalAveragePoolPattern : OpRewritePattern<o::GlobalAveragePoolOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::GlobalAveragePoolOp op,
+                                PatternRewriter &rewriter) const override {
     if (failed(requireFloat(op, elementOf(op.getInput()), rewriter)))
       return failure();
-    int64_t p = 2;
-    if constexpr (std::is_same_v<PoolOp, o::GlobalLpPoolOp>)
-      p = op.getP();
     rewriter.replaceOpWithNewOp<k::GlobalPoolOp>(op, op.getType(), op.getInput(),
-                                                 kind, p);
+                                                 "avg", /*p=*/2);
     return success();
   }
-  std::string kind;
 };
 
 struct MaxUnpoolPattern : OpRewritePattern<o::MaxUnpoolOp> {
@@ -266,9 +262,7 @@ void populateConvPoolPatterns(RewritePatternSet &patterns) {
   patterns.add<PoolPattern<o::MaxPoolOp>>(ctx, "max");
   patterns.add<PoolPattern<o::AveragePoolOp>>(ctx, "avg");
   patterns.add<PoolPattern<o::LpPoolOp>>(ctx, "lp");
-  patterns.add<GlobalPoolPattern<o::GlobalAveragePoolOp>>(ctx, "avg");
-  patterns.add<GlobalPoolPattern<o::GlobalMaxPoolOp>>(ctx, "max");
-  patterns.add<GlobalPoolPattern<o::GlobalLpPoolOp>>(ctx, "lp");
+  patterns.add<GlobalAveragePoolPattern>(ctx);
 }
 
 } // namespace onnxcc

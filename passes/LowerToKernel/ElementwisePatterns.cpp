@@ -113,6 +113,11 @@ Value fconst(ScalarBuilder &s, Value like, double v) {
   return s.constant(like.getType(), v);
 }
 
+Value sigmoid(ScalarBuilder &s, Value x) {
+  Value one = fconst(s, x, 1);
+  return s.div(one, s.add(one, s.math<math::ExpOp>(s.neg(x))), false);
+}
+
 /// log(1 + exp(x)) as max(x, 0) + log1p(exp(-|x|)): no overflow for large x.
 Value softplus(ScalarBuilder &s, Value x) {
   Value e = s.math<math::ExpOp>(s.neg(s.abs(x)));
@@ -133,8 +138,7 @@ void populateUnary(RewritePatternSet &p) {
     return s.div(fconst(s, a[0], 1), a[0], false);
   });
   add<o::SigmoidOp>(p, Float, [](auto, ScalarBuilder &s, ValueRange a, TypeRange, Type) {
-    Value one = fconst(s, a[0], 1);
-    return s.div(one, s.add(one, s.math<math::ExpOp>(s.neg(a[0]))), false);
+    return sigmoid(s, a[0]);
   });
   add<o::SignOp>(p, Numeric, [](auto, ScalarBuilder &s, ValueRange a, TypeRange e, Type) {
     bool u = ScalarBuilder::isUnsigned(e[0]);
@@ -211,6 +215,9 @@ void populateUnary(RewritePatternSet &p) {
     Value above = s.cmp(ScalarBuilder::Cmp::gt, x,
                         fconst(s, x, op.getAlpha().convertToDouble()), false);
     return s.select(above, x, fconst(s, x, 0));
+  });
+  add<o::SwishOp>(p, Float, [](o::SwishOp op, ScalarBuilder &s, ValueRange a, TypeRange, Type) {
+    return s.mul(a[0], sigmoid(s, s.mul(a[0], fconst(s, a[0], op.getAlpha().convertToDouble()))));
   });
   add<o::ShrinkOp>(p, Numeric, [](o::ShrinkOp op, ScalarBuilder &s, ValueRange a, TypeRange e, Type) {
     bool u = ScalarBuilder::isUnsigned(e[0]);
@@ -289,6 +296,10 @@ void populateBinary(RewritePatternSet &p) {
   // Signed types since opset 28: right shifts are arithmetic. A shift by
   // the width or more (or a negative one) gives the sign fill: the
   // runtime's shl/shr_s/shr_u define exactly that.
+  add<o::SwiGLUOp>(p, Float, [](o::SwiGLUOp op, ScalarBuilder &s, ValueRange a, TypeRange, Type) {
+    Value gate = s.mul(a[0], fconst(s, a[0], op.getAlpha().convertToDouble()));
+    return s.mul(s.mul(a[0], sigmoid(s, gate)), a[1]);
+  });
   add<o::BitShiftOp>(p, Int, [](o::BitShiftOp op, ScalarBuilder &s, ValueRange a, TypeRange e, Type) {
     return op.getDirection() == "LEFT" ? s.shiftLeft(a[0], a[1])
                                        : s.shiftRight(a[0], a[1], isUnsigned(e));
@@ -353,6 +364,16 @@ void populateSelectAndConvert(RewritePatternSet &p) {
   });
 }
 
+/// BitCast reinterprets the bytes: an aliasing view with another element
+/// type of the same width.
+struct BitCastPattern : OpRewritePattern<o::BitCastOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::BitCastOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<k::ViewOp>(op, op.getType(), op.getInput());
+    return success();
+  }
+};
+
 /// Clip with constant bounds folds them into the body; bounds computed at
 /// run time become broadcast inputs.
 struct ClipPattern : OpRewritePattern<o::ClipOp> {
@@ -400,7 +421,7 @@ void populateElementwisePatterns(RewritePatternSet &patterns) {
   populateBinary(patterns);
   populateVariadic(patterns);
   populateSelectAndConvert(patterns);
-  patterns.add<ClipPattern>(patterns.getContext());
+  patterns.add<ClipPattern, BitCastPattern>(patterns.getContext());
 }
 
 } // namespace onnxcc

@@ -102,6 +102,8 @@ void LowerToKernelPass::runOnOperation() {
   populateConvPoolPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
+  populateReductionPatterns(patterns);
+  populateImagePatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

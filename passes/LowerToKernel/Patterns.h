@@ -37,6 +37,8 @@ void populateLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateReductionPatterns(mlir::RewritePatternSet &patterns);
+void populateImagePatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 

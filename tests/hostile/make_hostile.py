@@ -443,6 +443,35 @@ error("clip_attrs_in_opset_17",
       model([helper.make_node("Clip", ["x"], ["y"], name="clip0", min=0.0, max=6.0)], [xs], [vi("y", None)]),
       r"clip0 \(Clip\): min/max attributes are not defined for Clip in opset 17")
 
+# Model-local functions: recursion and exponential expansion are refused.
+def with_functions(nodes, functions):
+    m = model(nodes, [vi("x", [4])], [vi("y", None)])
+    m.opset_import.append(helper.make_opsetid("local", 1))
+    m.functions.extend(functions)
+    return m
+
+
+def function(name, nodes, inputs=("x",), outputs=("y",)):
+    return helper.make_function("local", name, list(inputs), list(outputs), nodes,
+                                [helper.make_opsetid("", 17), helper.make_opsetid("local", 1)])
+
+
+error("function_recursive",
+      with_functions([helper.make_node("F", ["x"], ["y"], domain="local", name="call")],
+                     [function("F", [helper.make_node("F", ["x"], ["y"], domain="local")])]),
+      r"function 'local.F' calls itself")
+# F0 calls F1 twice, F1 calls F2 twice... 2^24 nodes if expanded blindly.
+chain = [function(f"F{i}", [helper.make_node(f"F{i + 1}", ["x"], ["t"], domain="local"),
+                            helper.make_node(f"F{i + 1}", ["t"], ["y"], domain="local")])
+         for i in range(24)] + [function("F24", [helper.make_node("Relu", ["x"], ["y"])])]
+error("function_exponential",
+      with_functions([helper.make_node("F0", ["x"], ["y"], domain="local", name="call")], chain),
+      r"function 'local.F\d+' is nested more than 16 deep|more than 1048576 nodes")
+error("function_too_many_inputs",
+      with_functions([helper.make_node("G", ["x", "x", "x"], ["y"], domain="local", name="call")],
+                     [function("G", [helper.make_node("Relu", ["x"], ["y"])])]),
+      r"call of function 'local.G' passes 3 inputs and 1 outputs; it takes 1 and 1")
+
 # ---------------------------------------------------------------------------
 # 7. Messages: one line each, naming the real cause, bounded.
 # ---------------------------------------------------------------------------

@@ -55,3 +55,25 @@ func.func @no_fuse_shared_gemm(%a: tensor<1x4xf32>, %b: tensor<4x2xf32>) -> (ten
   }
   return %1, %0 : tensor<1x2xf32>, tensor<1x2xf32>
 }
+
+// -----
+
+// Tests that a chain over f16 tensors fuses with f32 body arguments (16-bit
+// floats compute in f32), also for an input the consumer adds.
+// CHECK-LABEL: func @fuse_f16
+func.func @fuse_f16(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf16> {
+  // CHECK: kernel.elementwise %{{.*}}, %{{.*}} : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> {
+  // CHECK-NEXT: ^bb0(%{{.*}}: f32, %{{.*}}: f32):
+  // CHECK-NOT: kernel.elementwise
+  %0 = kernel.elementwise %a : (tensor<4xf16>) -> tensor<4xf16> {
+  ^bb0(%x: f32):
+    %e = math.exp %x : f32
+    kernel.yield %e : f32
+  }
+  %1 = kernel.elementwise %0, %b : (tensor<4xf16>, tensor<4xf16>) -> tensor<4xf16> {
+  ^bb0(%x: f32, %y: f32):
+    %m = arith.mulf %x, %y : f32
+    kernel.yield %m : f32
+  }
+  return %1 : tensor<4xf16>
+}

@@ -76,14 +76,12 @@ func.func @avg_lp(%x: tensor<1x2x4x5xf32>) -> (tensor<1x2x4x5xf32>, tensor<1x2x4
 
 // -----
 
-// Tests the global pools.
-// CHECK-LABEL: func @global_pools
-func.func @global_pools(%x: tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32> {
-  // CHECK: %[[M:.+]] = kernel.global_pool %{{.*}} {kind = "max"}
-  // CHECK: kernel.global_pool %[[M]] {kind = "lp", p = 1 : i64}
-  %0 = onnx.global_max_pool %x : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x1xf32>
-  %1 = onnx.global_lp_pool %0 {p = 1 : i64} : (tensor<2x3x1x1xf32>) -> tensor<2x3x1x1xf32>
-  return %1 : tensor<2x3x1x1xf32>
+// Tests that GlobalAveragePool of any rank is one kernel.global_pool.
+// CHECK-LABEL: func @global_average_pool
+func.func @global_average_pool(%x: tensor<2x3x4x5x2xf16>) -> tensor<2x3x1x1x1xf16> {
+  // CHECK: kernel.global_pool %{{.*}} {kind = "avg"} : (tensor<2x3x4x5x2xf16>) -> tensor<2x3x1x1x1xf16>
+  %0 = onnx.global_average_pool %x : (tensor<2x3x4x5x2xf16>) -> tensor<2x3x1x1x1xf16>
+  return %0 : tensor<2x3x1x1x1xf16>
 }
 
 // -----

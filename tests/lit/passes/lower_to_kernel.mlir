@@ -88,3 +88,14 @@ func.func @no_lower_dynamic(%x: tensor<?x4xf32>) -> tensor<?x4xf32> {
   %0 = onnx.relu %x : (tensor<?x4xf32>) -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+// Tests that BitCast is an aliasing view with another element type of the
+// same width.
+// CHECK-LABEL: func @bit_cast
+func.func @bit_cast(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // CHECK: kernel.view %{{.*}} : (tensor<4xf32>) -> tensor<4xi32>
+  %0 = onnx.bit_cast %x {to = i32} : (tensor<4xf32>) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

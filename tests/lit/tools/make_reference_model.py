@@ -10,6 +10,8 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
                    dim_param, as skl2onnx writes it (data set at batch 3)
   cast_bool        Cast of constants 0.5, 2.0, 0.0, -1e-30, NaN to BOOL and
                    back: every nonzero value is true
+  local_function   a model-local function (with an attribute reference and
+                   a nested call of another function) called twice
 """
 import os
 import sys
@@ -64,6 +66,28 @@ elif name == "cast_bool":
                helper.make_node("Add", ["x", "f"], ["y"], name="add")],
               [vi("x", [5])], [vi("y", [5])], [const("k", vals)])
     feeds = {"x": rng.standard_normal(5).astype(np.float32)}
+elif name == "local_function":
+    import onnx.parser
+    m = onnx.parser.parse_model("""
+    <ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+    g (float[2, 3] x) => (float[2, 3] y) {
+      a = local.ScaledRelu <alpha = 2.0> (x)
+      y = local.ScaledRelu <alpha = 0.5> (a)
+    }
+    <domain: "local", opset_import: ["" : 17, "local" : 1]>
+    ScaledRelu <alpha> (x) => (y) {
+      s = Constant <value_float = @alpha> ()
+      r = local.Shifted (x)
+      y = Mul (r, s)
+    }
+    <domain: "local", opset_import: ["" : 17]>
+    Shifted (x) => (y) {
+      one = Constant <value_float = 1.0> ()
+      t = Add (x, one)
+      y = Relu (t)
+    }
+    """)
+    feeds = {"x": rng.standard_normal((2, 3)).astype(np.float32)}
 else:
     sys.exit(f"unknown model {name}")
 
