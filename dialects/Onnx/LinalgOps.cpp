@@ -85,6 +85,71 @@ LogicalResult MatMulOp::inferReturnTypes(MLIRContext *,
 }
 ONNXCC_COMPATIBLE_RETURN_TYPES(MatMulOp)
 
+/// Fails unless `v` has int8 or uint8 elements.
+static LogicalResult require8Bit(OptLoc l, Value v, StringRef what) {
+  Type t = getElementTypeOrSelf(v.getType());
+  if (isa<IntegerType>(t) && t.getIntOrFloatBitWidth() == 8)
+    return success();
+  return emitOptionalError(l, what, " must have int8 or uint8 elements, got ", t);
+}
+
+/// Checks a MatMulInteger zero point `z` against its operand `x`: a scalar,
+/// one value, or one per row of A (`perRow`: [M] or [..., M, 1]) or per
+/// column of B ([N] or [..., 1, N]).
+static LogicalResult checkMatMulZeroPoint(OptLoc l, ArrayRef<int64_t> z,
+                                          ArrayRef<int64_t> x, bool perRow,
+                                          StringRef what) {
+  auto fits = [](int64_t zd, int64_t xd) {
+    return zd == 1 || zd == xd || ShapedType::isDynamic(zd) ||
+           ShapedType::isDynamic(xd);
+  };
+  size_t r = x.size();
+  // The dim a zero point may vary along: M of A, N of B.
+  int64_t along = r < 2 ? 1 : perRow ? x[r - 2] : x[r - 1];
+  bool ok = z.empty() || (z.size() == 1 && fits(z[0], along));
+  if (!ok && r >= 2 && z.size() == r) {
+    ok = true;
+    for (size_t i = 0; i < r; ++i) {
+      bool contracted = perRow ? i == r - 1 : i == r - 2;
+      ok &= contracted ? (z[i] == 1 || ShapedType::isDynamic(z[i]))
+                       : fits(z[i], x[i]);
+    }
+  }
+  if (ok)
+    return success();
+  return emitOptionalError(l, what, " ", formatShape(z), " must be a scalar, ",
+                           perRow ? "[M] or [..., M, 1]" : "[N] or [..., 1, N]",
+                           " for an operand ", formatShape(x));
+}
+
+LogicalResult MatMulIntegerOp::inferReturnTypes(MLIRContext *ctx,
+                                                std::optional<Location> l,
+                                                Adaptor adaptor,
+                                                SmallVectorImpl<Type> &types) {
+  if (failed(require8Bit(l, adaptor.getA(), "A")) ||
+      failed(require8Bit(l, adaptor.getB(), "B")))
+    return failure();
+  if (getElementTypeOrSelf(adaptor.getAZeroPoint().getType()) !=
+          getElementTypeOrSelf(adaptor.getA().getType()) ||
+      getElementTypeOrSelf(adaptor.getBZeroPoint().getType()) !=
+          getElementTypeOrSelf(adaptor.getB().getType()))
+    return emitOptionalError(l, "a zero point's element type differs from its operand's");
+  Type i32 = IntegerType::get(ctx, 32);
+  auto a = shapeOf(adaptor.getA()), b = shapeOf(adaptor.getB());
+  if (!a || !b) {
+    types.push_back(UnrankedTensorType::get(i32));
+    return success();
+  }
+  if (auto az = shapeOf(adaptor.getAZeroPoint()))
+    if (failed(checkMatMulZeroPoint(l, *az, *a, /*perRow=*/true, "a_zero_point")))
+      return failure();
+  if (auto bz = shapeOf(adaptor.getBZeroPoint()))
+    if (failed(checkMatMulZeroPoint(l, *bz, *b, /*perRow=*/false, "b_zero_point")))
+      return failure();
+  return pushShape(types, inferMatMulShape(l, *a, *b), i32);
+}
+ONNXCC_COMPATIBLE_RETURN_TYPES(MatMulIntegerOp)
+
 LogicalResult EinsumOp::inferReturnTypes(MLIRContext *,
                                          std::optional<Location> l,
                                          Adaptor adaptor,

@@ -103,32 +103,68 @@ struct GemmPattern : OpRewritePattern<o::GemmOp> {
 /// numpy matmul: 1-D operands become a row (left) or a column (right).
 /// `[..., M, K] x [K, N]` folds the leading dims into M around one GEMM;
 /// other shapes pad both operands to one rank and broadcast their batch.
+static Value numpyMatMul(PatternRewriter &rewriter, Location loc, Value a0,
+                         Value b0, ArrayRef<int64_t> result) {
+  SmallVector<int64_t> as(dimsOf(a0)), bs(dimsOf(b0));
+  if (as.size() == 1)
+    as.insert(as.begin(), 1);
+  if (bs.size() == 1)
+    bs.push_back(1);
+  Value a = view(rewriter, loc, a0, as);
+  Value b = view(rewriter, loc, b0, bs);
+  Value r;
+  if (bs.size() == 2) {
+    // M is the product of the leading dims (not elements / K: K may be 0).
+    int64_t m = product(ArrayRef<int64_t>(as).drop_back());
+    r = matmul(rewriter, loc, view(rewriter, loc, a, {m, as.back()}), b);
+  } else {
+    size_t rank = std::max(as.size(), bs.size());
+    as.insert(as.begin(), rank - as.size(), 1);
+    bs.insert(bs.begin(), rank - bs.size(), 1);
+    r = matmul(rewriter, loc, view(rewriter, loc, a, as),
+               view(rewriter, loc, b, bs));
+  }
+  return view(rewriter, loc, r, result);
+}
+
 struct MatMulPattern : OpRewritePattern<o::MatMulOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(o::MatMulOp op, PatternRewriter &rewriter) const override {
     if (failed(requireNumeric(op, elementOf(op.getA()), rewriter)))
       return failure();
+    rewriter.replaceOp(op, numpyMatMul(rewriter, op.getLoc(), op.getA(), op.getB(),
+                                       dimsOf(op.getResult())));
+    return success();
+  }
+};
+
+/// x - zero in i32, one kernel.elementwise; a 1-D per-row zero point of a
+/// matrix is viewed as a column first.
+static Value shiftToI32(PatternRewriter &rewriter, Location loc, Value x,
+                        Value zero, bool perRow) {
+  ArrayRef<int64_t> xs = dimsOf(x), zs = dimsOf(zero);
+  if (perRow && zs.size() == 1 && xs.size() >= 2)
+    zero = view(rewriter, loc, zero, {zs[0], 1});
+  auto type = RankedTensorType::get(xs, rewriter.getI32Type());
+  OpBuilder::InsertionGuard guard(rewriter); // buildElementwise moves it
+  return buildElementwise(
+      rewriter, loc, type, {x, zero},
+      [](ScalarBuilder &s, ValueRange args, TypeRange elements, Type result) {
+        return s.sub(s.convert(args[0], elements[0], result),
+                     s.convert(args[1], elements[1], result));
+      });
+}
+
+/// MatMulInteger: both operands shifted into i32, then MatMul's lowering
+/// (integers accumulate wrapping, linalg.h).
+struct MatMulIntegerPattern : OpRewritePattern<o::MatMulIntegerOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::MatMulIntegerOp op,
+                                PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
-    SmallVector<int64_t> as(dimsOf(op.getA())), bs(dimsOf(op.getB()));
-    if (as.size() == 1)
-      as.insert(as.begin(), 1);
-    if (bs.size() == 1)
-      bs.push_back(1);
-    Value a = view(rewriter, loc, op.getA(), as);
-    Value b = view(rewriter, loc, op.getB(), bs);
-    Value r;
-    if (bs.size() == 2) {
-      // M is the product of the leading dims (not elements / K: K may be 0).
-      int64_t m = product(ArrayRef<int64_t>(as).drop_back());
-      r = matmul(rewriter, loc, view(rewriter, loc, a, {m, as.back()}), b);
-    } else {
-      size_t rank = std::max(as.size(), bs.size());
-      as.insert(as.begin(), rank - as.size(), 1);
-      bs.insert(bs.begin(), rank - bs.size(), 1);
-      r = matmul(rewriter, loc, view(rewriter, loc, a, as),
-                 view(rewriter, loc, b, bs));
-    }
-    rewriter.replaceOp(op, view(rewriter, loc, r, dimsOf(op.getResult())));
+    Value a = shiftToI32(rewriter, loc, op.getA(), op.getAZeroPoint(), /*perRow=*/true);
+    Value b = shiftToI32(rewriter, loc, op.getB(), op.getBZeroPoint(), /*perRow=*/false);
+    rewriter.replaceOp(op, numpyMatMul(rewriter, loc, a, b, dimsOf(op.getResult())));
     return success();
   }
 };
@@ -301,7 +337,8 @@ struct EinsumPattern : OpRewritePattern<o::EinsumOp> {
 } // namespace
 
 void populateLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GemmPattern, MatMulPattern, EinsumPattern>(patterns.getContext());
+  patterns.add<GemmPattern, MatMulPattern, MatMulIntegerPattern, EinsumPattern>(
+      patterns.getContext());
 }
 
 } // namespace onnxcc

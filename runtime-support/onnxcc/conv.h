@@ -5,8 +5,9 @@
 // arena). A 1x1, stride-1, unpadded convolution multiplies the input
 // directly.
 //
-// conv_direct(): any float type, 1 to 3 axes (`axis`, window.h), each
-// output the sum over its window's taps inside the input, in compute_t.
+// conv_direct(): any numeric type, 1 to 3 axes (`axis`, window.h), each
+// output the sum over its window's taps inside the input, in accum_t
+// (linalg.h: compute_t for floats, wrapping unsigned for integers).
 // conv_transpose() and col2im(): scatters, each input row added to the
 // output row its tap reaches, the rows in range computed per tap
 // (scatter_range); they accumulate in T, so 16-bit floats come as f32.
@@ -16,6 +17,7 @@
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/linalg.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
 
@@ -97,7 +99,7 @@ template <int64_t N, int64_t C, int64_t O, int64_t G, typename AD, typename AH,
           typename AW, bool HasBias, typename T>
 inline void conv_direct(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
                         const T *bias, T *ONNXCC_RESTRICT y) {
-  using Acc = compute_t<T>;
+  using Acc = accum_t<T>; // integers wrap (unsigned), floats as compute_t
   constexpr int64_t Cg = C / G, Og = O / G;
   constexpr int64_t KS = AD::K * AH::K * AW::K;
   constexpr int64_t XS = AD::In * AH::In * AW::In;

@@ -277,6 +277,18 @@ TEST(Conv, DirectHalfPrecisionAccumulatesInFloat) {
   EXPECT_EQ(float(y[0]), 2056.0f);
 }
 
+TEST(Conv, DirectIntegersExactAndWrapping) {
+  using U = unit_axis;
+  // ConvInteger's kernel: i32, padded, exact.
+  checkConvDirect<int32_t, 1, 2, 3, 1, U, axis<5, 4, 2, 1, 1, 0, 1>,
+                  axis<4, 4, 3, 1, 1, 1, 1>>(0.0);
+  // 2^30 * 2 + 2^30 * 2 = 2^32 wraps to 0: accumulated unsigned, no UB.
+  std::vector<int32_t> x = {1 << 30, 1 << 30}, w = {2, 2}, y(1, 7);
+  conv_direct<1, 1, 1, 1, U, U, axis<2, 1, 2, 1, 0, 0, 1>, false>(
+      x.data(), w.data(), static_cast<const int32_t *>(nullptr), y.data());
+  EXPECT_EQ(y[0], 0);
+}
+
 /// conv_transpose against the scatter definition.
 template <typename T, int64_t N, int64_t C, int64_t O, int64_t G, typename AD,
           typename AH, typename AW>
