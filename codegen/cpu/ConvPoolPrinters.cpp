@@ -86,6 +86,28 @@ static LogicalResult printConv(PrintContext &c, raw_indented_ostream &os,
   return success();
 }
 
+static LogicalResult printDeformConv2d(PrintContext &c, raw_indented_ostream &os,
+                                       k::DeformConv2dOp op) {
+  auto x = staticShape(op.getInput()), w = staticShape(op.getWeight()),
+       y = staticShape(op.getResult());
+  auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
+  os << "onnxcc::rt::deform_conv2d<" << x[0] << ", " << x[1] << ", " << x[2]
+     << ", " << x[3] << ", " << w[0] << ", " << op.getGroup() << ", "
+     << op.getOffsetGroup() << ", " << w[2] << ", " << w[3] << ", " << y[2]
+     << ", " << y[3] << ",\n";
+  os.indent().indent();
+  os << s[0] << ", " << s[1] << ", " << p[0] << ", " << p[1] << ", " << d[0]
+     << ", " << d[1] << ", " << (op.getBias() ? "true" : "false") << ", "
+     << (op.getMask() ? "true" : "false") << ">(\n"
+     << c.ptr(op.getInput()) << ", " << c.ptr(op.getWeight()) << ", "
+     << c.ptr(op.getOffset()) << ",\n"
+     << (op.getMask() ? c.ptr(op.getMask()) : typedNull(op.getInput())) << ", "
+     << (op.getBias() ? c.ptr(op.getBias()) : typedNull(op.getInput())) << ", "
+     << c.ptr(op.getResult()) << ");\n";
+  os.unindent().unindent();
+  return success();
+}
+
 static LogicalResult printConvTranspose(PrintContext &c, raw_indented_ostream &os,
                                         k::ConvTransposeOp op) {
   auto x = staticShape(op.getInput()), w = staticShape(op.getWeight()),
@@ -201,6 +223,7 @@ static LogicalResult printCol2Im(PrintContext &c, raw_indented_ostream &os,
 void addConvPoolPrinters(KernelPrinterTable &t) {
   addPrinter<k::Conv2dOp>(t, printConv2d);
   addPrinter<k::ConvOp>(t, printConv);
+  addPrinter<k::DeformConv2dOp>(t, printDeformConv2d);
   addPrinter<k::ConvTransposeOp>(t, printConvTranspose);
   addPrinter<k::PoolOp>(t, printPool);
   addPrinter<k::GlobalPoolOp>(t, printGlobalPool);

@@ -68,6 +68,17 @@ LogicalResult importConvInteger(NodeContext &n) {
   return success();
 }
 
+LogicalResult importDeformConv(NodeContext &n) {
+  if (failed(n.arity(3, 5)))
+    return failure();
+  WindowAttrs w = readWindow(n);
+  n.results.push_back(o::DeformConvOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
+      n.operand(1), n.operand(2), n.operand(3), n.operand(4), w.kernel, w.pads,
+      w.strides, w.dilations, n.getInt("group", 1), n.getInt("offset_group", 1)));
+  return success();
+}
+
 LogicalResult importConvTranspose(NodeContext &n) {
   if (failed(n.arity(2, 3)))
     return failure();
@@ -181,6 +192,7 @@ void addConvPoolImporters(llvm::StringMap<OpImportFn> &t) {
   t["Conv"] = importConv;
   t["ConvInteger"] = importConvInteger;
   t["ConvTranspose"] = importConvTranspose;
+  t["DeformConv"] = importDeformConv;
   t["GlobalAveragePool"] = importGlobalAveragePool;
   t["LpPool"] = importLpPool;
   t["MaxPool"] = importMaxPool;

@@ -72,6 +72,44 @@ LogicalResult ConvOp::verify() {
   return success();
 }
 
+LogicalResult DeformConv2dOp::verify() {
+  auto x = typeOf(getInput()).getShape(), w = typeOf(getWeight()).getShape(),
+       y = typeOf(getOutput()).getShape();
+  Type et = typeOf(getInput()).getElementType();
+  if (!isa<FloatType>(et))
+    return emitOpError() << "expects float elements, got " << et;
+  for (Value v : {getWeight(), getOffset(), getBias(), getMask(), getOutput()})
+    if (v && typeOf(v).getElementType() != et)
+      return emitOpError() << "operands and result must share one element type";
+  if (x.size() != 4 || w.size() != 4 || y.size() != 4)
+    return emitOpError() << "expects rank-4 input, weight and result";
+  if (failed(verifyWindow(*this, 4, w.drop_front(2), getPads(), getStrides(),
+                          getDilations())))
+    return failure();
+  int64_t g = getGroup(), og = getOffsetGroup();
+  if (g < 1 || w[0] % g != 0 || x[1] != w[1] * g || y[0] != x[0] ||
+      y[1] != w[0] || og < 1 || x[1] % og != 0)
+    return emitOpError() << "channels do not match: input " << x[1]
+                         << ", weight " << w[0] << "x" << w[1] << ", group "
+                         << g << ", offset_group " << og;
+  int64_t taps = og * w[2] * w[3];
+  auto expect = [&](Value v, int64_t channels) {
+    return !v || typeOf(v).getShape() ==
+                     ArrayRef<int64_t>{y[0], channels, y[2], y[3]};
+  };
+  if (!expect(getOffset(), 2 * taps) || !expect(getMask(), taps))
+    return emitOpError() << "offset or mask shape does not match the window";
+  if (getBias() && typeOf(getBias()).getShape() != ArrayRef<int64_t>{w[0]})
+    return emitOpError() << "bias must be [" << w[0] << "]";
+  for (int64_t i = 0; i < 2; ++i)
+    if (y[2 + i] != slideExtent(x[2 + i], w[2 + i], getPads()[i],
+                                getPads()[2 + i], getStrides()[i],
+                                getDilations()[i]))
+      return emitOpError() << "output extent " << y[2 + i] << " of axis " << i
+                           << " does not match the window";
+  return success();
+}
+
 LogicalResult ConvTransposeOp::verify() {
   auto x = typeOf(getInput()).getShape(), w = typeOf(getWeight()).getShape(),
        y = typeOf(getOutput()).getShape();

@@ -34,6 +34,26 @@ def Kernel_ConvOp : Kernel_Op<"conv", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Kernel_DeformConv2dOp : Kernel_Op<"deform_conv2d", [Pure, AttrSizedOperandSegments]> {
+  let summary = "2-D deformable convolution (bilinear taps, zero outside)";
+  let description = [{
+    ```mlir
+    %y = kernel.deform_conv2d %x, %w, %off {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, offset_group = 1 : i64} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, StaticTensor:$weight,
+                   StaticTensor:$offset, Optional<StaticTensor>:$bias,
+                   Optional<StaticTensor>:$mask,
+                   DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$strides,
+                   DenseI64ArrayAttr:$dilations, I64Attr:$group,
+                   I64Attr:$offset_group);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = [{
+    $input `,` $weight `,` $offset (`bias` $bias^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)
+  }];
+  let hasVerifier = 1;
+}
+
 def Kernel_ConvTransposeOp : Kernel_Op<"conv_transpose", [Pure]> {
   let summary = "transposed convolution over 1 to 3 axes (f32, f64)";
   let description = [{

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConvPoolShapes.h"
 #include "dialects/Onnx/OnnxOps.h"
+#include "dialects/Onnx/TensorLimits.h"
 
 #include "mlir/IR/TypeUtilities.h"
 
@@ -126,6 +127,60 @@ LogicalResult ConvIntegerOp::inferReturnTypes(MLIRContext *ctx,
   return pushShape(types, inferConvShape(l, *x, *w, *win, adaptor.getGroup()), i32);
 }
 ONNXCC_COMPATIBLE_RETURN_TYPES(ConvIntegerOp)
+
+LogicalResult DeformConvOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location> l,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  Type et = elementOf(adaptor.getInput());
+  if (failed(sameElements(l, adaptor.getInput(),
+                          {adaptor.getWeight(), adaptor.getOffset(),
+                           adaptor.getBias(), adaptor.getMask()})))
+    return failure();
+  auto x = shapeOf(adaptor.getInput()), w = shapeOf(adaptor.getWeight());
+  if (!x || !w)
+    return unranked(types, et);
+  auto win = resolveWindow(l, *x, "NOTSET", adaptor.getKernelShape(),
+                           adaptor.getPads(), adaptor.getStrides(),
+                           adaptor.getDilations(), spatialOf(*w));
+  if (failed(win))
+    return failure();
+  auto shape = inferConvShape(l, *x, *w, *win, adaptor.getGroup());
+  if (failed(shape) || failed(checkBias(l, adaptor.getBias(), (*w)[0])))
+    return failure();
+  int64_t og = adaptor.getOffsetGroup();
+  if (og < 1 || ShapedType::isDynamic((*x)[1]) || (*x)[1] % og != 0)
+    return emitOptionalError(l, "offset_group ", og, " must be >= 1 and divide the ",
+                             (*x)[1], " input channels");
+  // offset: [N, og * taps * axes, out...], mask: [N, og * taps, out...].
+  CheckedInt taps = CheckedInt(og);
+  for (int64_t k : win->kernel)
+    taps = taps * k;
+  auto expect = [&](Value v, CheckedInt channels, StringRef what) -> LogicalResult {
+    if (channels.overflowed())
+      return emitOptionalError(l, "offset_group ", og, " times kernel_shape ",
+                               formatShape(win->kernel), " is too large");
+    auto s = v ? shapeOf(v) : std::nullopt;
+    if (!s)
+      return success();
+    Shape want(*shape);
+    want[1] = *channels;
+    bool ok = s->size() == want.size();
+    for (size_t i = 0; ok && i < want.size(); ++i)
+      ok = (*s)[i] == want[i] || ShapedType::isDynamic((*s)[i]) ||
+           ShapedType::isDynamic(want[i]);
+    if (ok)
+      return success();
+    return emitOptionalError(l, what, " ", formatShape(*s), " must be ",
+                             formatShape(want), " for offset_group ", og,
+                             " and kernel_shape ", formatShape(win->kernel));
+  };
+  if (failed(expect(adaptor.getOffset(), taps * win->rank(), "offset")) ||
+      failed(expect(adaptor.getMask(), taps, "mask")))
+    return failure();
+  return pushShape(types, shape, et);
+}
+ONNXCC_COMPATIBLE_RETURN_TYPES(DeformConvOp)
 
 LogicalResult ConvTransposeOp::inferReturnTypes(MLIRContext *,
                                                 std::optional<Location> l,

@@ -75,6 +75,28 @@ def Onnx_ConvIntegerOp : Onnx_InferredOp<"conv_integer"> {
   let assemblyFormat = "$input `,` $weight `,` $input_zero_point `,` $weight_zero_point attr-dict `:` functional-type(operands, results)";
 }
 
+def Onnx_DeformConvOp : Onnx_InferredOp<"deform_conv", [AttrSizedOperandSegments]> {
+  let summary = "deformable convolution: Conv whose taps move by learned offsets";
+  let description = [{
+    Tap (i, j) of output (y, x) samples the input bilinearly (zero outside)
+    at (y*s - p + i*d + offset_h, x*s - p + j*d + offset_w), scaled by
+    `mask` when given. offset is [N, offset_group * kH*kW * 2, oH, oW] and
+    mask [N, offset_group * kH*kW, oH, oW].
+
+    ```mlir
+    %y = onnx.deform_conv %x, %w, %off {kernel_shape = array<i64: 2, 2>, pads = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>, tensor<1x8x2x2xf32>) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$weight, AnyTensor:$offset,
+                   Optional<AnyTensor>:$bias, Optional<AnyTensor>:$mask,
+                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
+                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
+                   DefaultValuedAttr<I64Attr, "1">:$group,
+                   DefaultValuedAttr<I64Attr, "1">:$offset_group);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input `,` $weight `,` $offset (`bias` $bias^)? (`mask` $mask^)? attr-dict `:` functional-type(operands, results)";
+}
+
 //===----------------------------------------------------------------------===//
 // Windowed pools
 //===----------------------------------------------------------------------===//

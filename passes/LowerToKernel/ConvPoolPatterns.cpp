@@ -233,6 +233,31 @@ struct ConvIntegerPattern : OpRewritePattern<o::ConvIntegerOp> {
   }
 };
 
+struct DeformConvPattern : OpRewritePattern<o::DeformConvOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::DeformConvOp op,
+                                PatternRewriter &rewriter) const override {
+    if (failed(requireFloat(op, elementOf(op.getInput()), rewriter)))
+      return failure();
+    auto x = dimsOf(op.getInput()), w = dimsOf(op.getWeight());
+    auto win = resolveWindow(op.getLoc(), x, "NOTSET", op.getKernelShape(),
+                             op.getPads(), op.getStrides(), op.getDilations(),
+                             w.drop_front(2));
+    if (failed(win))
+      return failure();
+    if (win->rank() != 2)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &d) {
+        d << "DeformConv over " << win->rank()
+          << " spatial axes is not supported (2-D only)";
+      });
+    rewriter.replaceOpWithNewOp<k::DeformConv2dOp>(
+        op, op.getType(), op.getInput(), op.getWeight(), op.getOffset(),
+        op.getBias(), op.getMask(), win->pads, win->strides, win->dilations,
+        op.getGroup(), op.getOffsetGroup());
+    return success();
+  }
+};
+
 // GlobalMaxPool and GlobalLpPool lower as reductions (ReductionPatterns.cpp).
 struct GlobalAveragePoolPattern : OpRewritePattern<o::GlobalAveragePoolOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -296,7 +321,7 @@ struct Col2ImPattern : OpRewritePattern<o::Col2ImOp> {
 
 void populateConvPoolPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ConvPattern, ConvIntegerPattern, ConvTransposePattern,
+  patterns.add<ConvPattern, ConvIntegerPattern, DeformConvPattern, ConvTransposePattern,
                MaxUnpoolPattern, Col2ImPattern>(ctx);
   patterns.add<PoolPattern<o::MaxPoolOp>>(ctx, "max");
   patterns.add<PoolPattern<o::AveragePoolOp>>(ctx, "avg");

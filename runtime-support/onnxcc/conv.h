@@ -21,6 +21,8 @@
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
 
+#include <cmath>
+
 namespace onnxcc {
 namespace rt {
 
@@ -129,6 +131,73 @@ inline void conv_direct(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
             }
             yo[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(s);
           });
+    }
+}
+
+/// x[h][w] of an H x W image sampled bilinearly at (h, w), 0 outside it
+/// (ONNX GridSample's zeros padding with align_corners). Reads only
+/// clamped indices: a corner outside the image gets weight 0, and a point
+/// not strictly inside (-1, H) x (-1, W), NaN included, is 0 before any
+/// float-to-int conversion.
+template <int64_t H, int64_t W, typename C, typename T>
+ONNXCC_INLINE C bilinear_zero(const T *ONNXCC_RESTRICT x, C h, C w) {
+  if (!(h > C(-1) && h < C(H) && w > C(-1) && w < C(W)))
+    return C(0);
+  const C hf = std::floor(h), wf = std::floor(w);
+  const int64_t h0 = static_cast<int64_t>(hf), w0 = static_cast<int64_t>(wf);
+  const C lh = h - hf, lw = w - wf;
+  C s = C(0);
+  for (int64_t dy = 0; dy < 2; ++dy)
+    for (int64_t dx = 0; dx < 2; ++dx) {
+      const int64_t yy = h0 + dy, xx = w0 + dx;
+      const bool inside = yy >= 0 && yy < H && xx >= 0 && xx < W;
+      const int64_t yc = yy < 0 ? 0 : yy >= H ? H - 1 : yy;
+      const int64_t xc = xx < 0 ? 0 : xx >= W ? W - 1 : xx;
+      const C wt = (dy ? lh : C(1) - lh) * (dx ? lw : C(1) - lw);
+      s += inside ? wt * C(x[yc * W + xc]) : C(0);
+    }
+  return s;
+}
+
+/// ONNX DeformConv over 2 axes: tap (i, j) of output (oy, ox) reads
+/// bilinear_zero(oy*SH - PT + i*DH + dy, ox*SW - PL + j*DW + dx), the
+/// offsets (dy, dx) from offset[n][((og*KH + i)*KW + j)*2 + {0, 1}][oy][ox]
+/// for input channel c's offset group og = c / (C/OG), times
+/// mask[n][(og*KH + i)*KW + j][oy][ox] when HasMask. Floats only.
+template <int64_t N, int64_t C, int64_t H, int64_t W, int64_t O, int64_t G,
+          int64_t OG, int64_t KH, int64_t KW, int64_t OH, int64_t OW, int64_t SH,
+          int64_t SW, int64_t PT, int64_t PL, int64_t DH, int64_t DW,
+          bool HasBias, bool HasMask, typename T>
+inline void deform_conv2d(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                          const T *ONNXCC_RESTRICT offset, const T *mask,
+                          const T *bias, T *ONNXCC_RESTRICT y) {
+  using Acc = compute_t<T>;
+  constexpr int64_t Cg = C / G, Og = O / G, Cog = C / OG, OS = OH * OW;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      const int64_t g = o / Og;
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          const int64_t at = oy * OW + ox;
+          Acc s = HasBias ? Acc(bias[o]) : Acc(0);
+          for (int64_t c = 0; c < Cg; ++c) {
+            const int64_t ci = g * Cg + c, og = ci / Cog;
+            const T *xc = x + (n * C + ci) * H * W;
+            const T *wc = w + (o * Cg + c) * KH * KW;
+            for (int64_t i = 0; i < KH; ++i)
+              for (int64_t j = 0; j < KW; ++j) {
+                const int64_t tap = (og * KH + i) * KW + j;
+                const T *off = offset + (n * OG * KH * KW * 2 + tap * 2) * OS + at;
+                const Acc hy = Acc(oy * SH - PT + i * DH) + Acc(off[0]);
+                const Acc wx = Acc(ox * SW - PL + j * DW) + Acc(off[OS]);
+                Acc v = bilinear_zero<H, W>(xc, hy, wx);
+                if (HasMask)
+                  v *= Acc(mask[(n * OG * KH * KW + tap) * OS + at]);
+                s += Acc(wc[i * KW + j]) * v;
+              }
+          }
+          y[(n * O + o) * OS + at] = store_as<T>(s);
+        }
     }
 }
 

@@ -289,6 +289,76 @@ TEST(Conv, DirectIntegersExactAndWrapping) {
   EXPECT_EQ(y[0], 0);
 }
 
+/// ONNX GridSample-style bilinear sample with zeros outside, in double.
+double bilinearRef(const float *x, int64_t h, int64_t w, double py, double px) {
+  if (!(py > -1 && py < h && px > -1 && px < w))
+    return 0;
+  int64_t y0 = static_cast<int64_t>(std::floor(py)), x0 = static_cast<int64_t>(std::floor(px));
+  double s = 0;
+  for (int64_t dy = 0; dy < 2; ++dy)
+    for (int64_t dx = 0; dx < 2; ++dx) {
+      int64_t yy = y0 + dy, xx = x0 + dx;
+      if (yy < 0 || yy >= h || xx < 0 || xx >= w)
+        continue;
+      s += (dy ? py - y0 : 1 - (py - y0)) * (dx ? px - x0 : 1 - (px - x0)) *
+           x[yy * w + xx];
+    }
+  return s;
+}
+
+TEST(DeformConv, MatchesDefinition) {
+  // N=2, C=4, 5x6 image, O=4, groups 2, offset groups 2, 3x2 kernel,
+  // stride (2, 1), pads (1, 0, 1, 1), dilation (1, 2): out 3x5.
+  constexpr int64_t N = 2, C = 4, H = 5, W = 6, O = 4, G = 2, OG = 2, KH = 3,
+                    KW = 2, OH = 3, OW = 5, SH = 2, SW = 1, PT = 1, PL = 0,
+                    DH = 1, DW = 2;
+  auto x = randomVector<float>(N * C * H * W, 21);
+  auto w = randomVector<float>(O * (C / G) * KH * KW, 22);
+  auto offset = randomVector<float>(N * OG * KH * KW * 2 * OH * OW, 23);
+  auto mask = randomVector<float>(N * OG * KH * KW * OH * OW, 24);
+  auto bias = randomVector<float>(O, 25);
+  for (size_t i = 0; i < offset.size(); ++i)
+    offset[i] *= 2.0f;
+  // Far outside and NaN: sampled as 0, never read or converted.
+  offset[3] = 1e30f;
+  offset[7] = -1e30f;
+  offset[11] = NAN;
+  std::vector<float> y(N * O * OH * OW), yPlain(y.size());
+  deform_conv2d<N, C, H, W, O, G, OG, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW,
+                true, true>(x.data(), w.data(), offset.data(), mask.data(),
+                            bias.data(), y.data());
+  deform_conv2d<N, C, H, W, O, G, OG, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW,
+                false, false>(x.data(), w.data(), offset.data(),
+                              static_cast<const float *>(nullptr),
+                              static_cast<const float *>(nullptr), yPlain.data());
+  std::vector<double> ref(y.size()), refPlain(y.size());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o)
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          double s = bias[o], sp = 0;
+          for (int64_t c = 0; c < C / G; ++c) {
+            int64_t ci = o / (O / G) * (C / G) + c, og = ci / (C / OG);
+            for (int64_t i = 0; i < KH; ++i)
+              for (int64_t j = 0; j < KW; ++j) {
+                int64_t tap = (og * KH + i) * KW + j;
+                auto at = [&](int64_t ch) { return ((n * OG * KH * KW * 2 + ch) * OH + oy) * OW + ox; };
+                double py = oy * SH - PT + i * DH + double(offset[at(2 * tap)]);
+                double px = ox * SW - PL + j * DW + double(offset[at(2 * tap + 1)]);
+                double v = bilinearRef(&x[(n * C + ci) * H * W], H, W, py, px);
+                double m = mask[((n * OG * KH * KW + tap) * OH + oy) * OW + ox];
+                double wv = w[((o * (C / G) + c) * KH + i) * KW + j];
+                s += wv * v * m;
+                sp += wv * v;
+              }
+          }
+          ref[((n * O + o) * OH + oy) * OW + ox] = s;
+          refPlain[((n * O + o) * OH + oy) * OW + ox] = sp;
+        }
+  expectClose(y, ref, "deform_conv2d");
+  expectClose(yPlain, refPlain, "deform_conv2d without bias and mask");
+}
+
 /// conv_transpose against the scatter definition.
 template <typename T, int64_t N, int64_t C, int64_t O, int64_t G, typename AD,
           typename AH, typename AW>

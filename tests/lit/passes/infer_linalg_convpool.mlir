@@ -168,3 +168,23 @@ func.func @conv_integer_zero_point(%x: tensor<1x2x5x5xui8>, %w: tensor<4x2x3x3xu
   %0 = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<1x2x5x5xui8>, tensor<4x2x3x3xui8>, tensor<ui8>, tensor<3xui8>) -> tensor<*xi32>
   return %0 : tensor<*xi32>
 }
+
+// -----
+
+// Tests DeformConv's Conv-shaped result, and that offset must have
+// offset_group * kH*kW * 2 channels at the output's extent.
+// CHECK-LABEL: func @deform_conv
+func.func @deform_conv(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x36x3x3xf32>) -> tensor<*xf32> {
+  // CHECK: -> tensor<1x2x3x3xf32>
+  %0 = onnx.deform_conv %x, %w, %off {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>, offset_group = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x36x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @deform_conv_offset(%x: tensor<1x4x5x5xf32>, %w: tensor<2x4x3x3xf32>, %off: tensor<1x18x3x3xf32>) -> tensor<*xf32> {
+  // expected-error @+2 {{offset [1, 18, 3, 3] must be [1, 36, 3, 3] for offset_group 2 and kernel_shape [3, 3]}}
+  // expected-error @+1 {{failed to infer returned types}}
+  %0 = onnx.deform_conv %x, %w, %off {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>, offset_group = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<2x4x3x3xf32>, tensor<1x18x3x3xf32>) -> tensor<*xf32>
+  return %0 : tensor<*xf32>
+}

@@ -131,3 +131,23 @@ func.func @conv_integer(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %xz: t
   %0 = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64>, dilations = array<i64>} : (tensor<1x1x3x3xui8>, tensor<2x1x2x2xui8>, tensor<ui8>, tensor<2xui8>) -> tensor<1x2x4x4xi32>
   return %0 : tensor<1x2x4x4xi32>
 }
+
+// -----
+
+// Tests that a 2-D DeformConv is one kernel.deform_conv2d with its optional
+// bias and mask, the window resolved.
+// CHECK-LABEL: func @deform_conv
+func.func @deform_conv(%x: tensor<1x4x5x5xf32>, %w: tensor<2x2x2x2xf32>, %off: tensor<1x16x4x4xf32>, %b: tensor<2xf32>, %m: tensor<1x8x4x4xf32>) -> tensor<1x2x4x4xf32> {
+  // CHECK: kernel.deform_conv2d %{{.*}}, %{{.*}}, %{{.*}} bias %{{.*}} mask %{{.*}} {dilations = array<i64: 1, 1>, group = 2 : i64, offset_group = 2 : i64, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>}
+  %0 = onnx.deform_conv %x, %w, %off bias %b mask %m {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>, group = 2 : i64, offset_group = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<2x2x2x2xf32>, tensor<1x16x4x4xf32>, tensor<2xf32>, tensor<1x8x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+// Tests that a DeformConv over other than 2 axes is refused by name.
+func.func @no_deform_conv_1d(%x: tensor<1x1x5xf32>, %w: tensor<1x1x2xf32>, %off: tensor<1x2x4xf32>) -> tensor<1x1x4xf32> {
+  // expected-error @+1 {{cannot compile: DeformConv over 1 spatial axes is not supported (2-D only)}}
+  %0 = onnx.deform_conv %x, %w, %off {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<1x1x5xf32>, tensor<1x1x2xf32>, tensor<1x2x4xf32>) -> tensor<1x1x4xf32>
+  return %0 : tensor<1x1x4xf32>
+}

@@ -3,8 +3,9 @@ onnx.reference's outputs, into argv[1]/<name> in the backend-test layout
 `onnxcc verify` reads. Each covers forms the ONNX node tests leave out:
 integer, f64 and f16 elements, batched MatMul with broadcast batches, Gemm
 with a broadcast C, 1-D and 3-D Conv with groups and dilations, MaxPool's
-Indices in column-major order, 1-D and 3-D pools with ceil_mode, and the
-per-row / per-channel zero points of MatMulInteger and ConvInteger.
+Indices in column-major order, 1-D and 3-D pools with ceil_mode, the
+per-row / per-channel zero points of MatMulInteger and ConvInteger, and
+DeformConv with groups, offset groups, a mask and offsets leaving the image.
 
   python make_linalg_convpool_models.py OUT_DIR [NAME...]
 """
@@ -93,6 +94,18 @@ def convs():
     ], ["y"], {"x": randn(1, 3, 6, 5, dtype=np.float16), "w": randn(2, 3, 3, 3, dtype=np.float16)})
 
 
+def deform_conv():
+    # Groups, offset groups, bias, mask, stride, pads and dilation at once;
+    # offsets large enough to leave the image.
+    model("deform_conv", 22, [
+        node("DeformConv", ["x", "w", "off", "b", "m"], ["y"], group=2, offset_group=2,
+             strides=[2, 1], pads=[1, 0, 1, 1], dilations=[1, 2]),
+    ], ["y"], {
+        "x": randn(2, 4, 5, 6), "w": randn(4, 2, 3, 2),
+        "off": 2 * randn(2, 2 * 3 * 2 * 2, 3, 5), "b": randn(4),
+        "m": randn(2, 2 * 3 * 2, 3, 5)})
+
+
 def pools():
     model("pools_nd", 21, [
         node("MaxPool", ["x2"], ["mx", "idx"], kernel_shape=[3, 2], strides=[2, 2],
@@ -107,7 +120,7 @@ def pools():
         "i2": randi(-100, 100, 1, 2, 5, 5, dtype=np.int8)})
 
 
-for make in [matmuls, integer_products, convs, pools]:
+for make in [matmuls, integer_products, convs, deform_conv, pools]:
     make()
 
 out_dir, wanted = sys.argv[1], sys.argv[2:]
