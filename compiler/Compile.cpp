@@ -3,6 +3,7 @@
 
 #include "codegen/cpu/CppEmitter.h"
 #include "compiler/InitAll.h"
+#include "compiler/frontend/ConstInputs.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -79,6 +80,8 @@ struct DumpAfterEachPass : PassInstrumentation {
 
 OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
                                  const CompileRequest &request) {
+  if (failed(bindConstInputs(ctx, model, request.constInputs)))
+    return nullptr;
   ImportOptions importOptions;
   importOptions.dims = request.dims;
   OwningOpRef<ModuleOp> module = importModel(ctx, model, importOptions);

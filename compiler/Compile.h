@@ -13,6 +13,8 @@ enum class EmitKind { OnnxMlir, KernelMlir, Cpp };
 
 struct CompileRequest {
   std::map<std::string, int64_t> dims;
+  /// Graph inputs bound to constants: name -> TensorProto file (--const-input).
+  std::map<std::string, std::string> constInputs;
   std::string name;        ///< C++ namespace and file stem
   EmitKind emit = EmitKind::Cpp;
   std::string outDir;

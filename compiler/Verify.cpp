@@ -10,6 +10,7 @@
 
 #include "compiler/Compare.h"
 #include "compiler/Compile.h"
+#include "compiler/frontend/ConstInputs.h"
 #include "compiler/Diagnostics.h"
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/InertText.h"
@@ -337,9 +338,21 @@ int Verifier::run() {
   model = loadModel(ctx, modelPath);
   if (!model)
     return 1;
+  // Positions of the bound inputs among the data sets' input_K files.
+  std::vector<size_t> bound;
+  auto inputs = graphInputs(model->proto.graph());
+  for (size_t k = 0; k < inputs.size(); ++k)
+    if (req.constInputs.count(inputs[k]->name()))
+      bound.push_back(k);
+  if (failed(bindConstInputs(ctx, *model, req.constInputs)))
+    return 1;
   std::string error;
   if (!readDataSets(req.modelDir, sets, error))
     return fail(req.modelDir, error);
+  for (DataSet &set : sets)
+    for (size_t k : llvm::reverse(bound))
+      if (k < set.inputs.size())
+        set.inputs.erase(set.inputs.begin() + k);
   if (failed(groupDataSets()) || failed(findTools()))
     return 1;
   bool allOk = true;

@@ -10,6 +10,9 @@ namespace onnxcc {
 struct VerifyRequest {
   std::string modelDir;
   std::map<std::string, int64_t> dims;
+  /// Graph inputs bound at compile time (--const-input): the data sets'
+  /// files for them are not fed.
+  std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
   std::string cxx;        ///< C++ compiler; default $CXX or c++
   std::string runtimeDir; ///< runtime-support include directory

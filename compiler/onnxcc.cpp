@@ -25,22 +25,30 @@ using namespace onnxcc;
 
 static const char *kCompileUsage =
     "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
+    "                      [--const-input NAME=FILE.pb]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
+    "  --const-input NAME=FILE.pb\n"
+    "                 binds graph input NAME to the TensorProto in FILE.pb at\n"
+    "                 compile time (a shape it decides becomes static);\n"
+    "                 predict() no longer takes it\n"
     "  --name N       C++ namespace and file stem (default: the model's file stem)\n"
     "  --emit KIND    cpp (default), or the IR after the graph (onnx-mlir) or\n"
     "                 kernel (kernel-mlir) pipeline\n"
     "  --dump-ir DIR  writes the IR after every pass into DIR\n"
     "  --no-fuse      disables fusion (for debugging)\n";
 static const char *kVerifyUsage =
-    "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]\n"
+    "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
+    "                      [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
+    "  --const-input as for compile; the data sets' files for bound inputs\n"
+    "  are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
     "  --keep DIR                   keeps the generated code and harness in DIR\n";
@@ -123,6 +131,7 @@ int main(int argc, char **argv) {
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper;
   std::map<std::string, int64_t> dims;
+  std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
   bool fuse = true;
 
@@ -170,6 +179,14 @@ int main(int argc, char **argv) {
       if (!parseDim(v, dims, error))
         return usageError(error);
       record(a, v);
+    } else if (a == "--const-input") {
+      size_t eq = std::string::npos;
+      if (!value(v) || (eq = v.find('=')) == 0 || eq == std::string::npos ||
+          eq + 1 == v.size())
+        return usageError("--const-input needs NAME=FILE.pb");
+      if (!constInputs.emplace(v.substr(0, eq), v.substr(eq + 1)).second)
+        return usageError("--const-input " + v.substr(0, eq) + " is given twice");
+      record(a, v.substr(0, eq)); // the path stays out: output is path-free
     } else if (a == "--atol" || a == "--rtol") {
       double d;
       if (!value(v) || !parseDouble(v, d))
@@ -195,6 +212,7 @@ int main(int argc, char **argv) {
     VerifyRequest req;
     req.modelDir = input;
     req.dims = dims;
+    req.constInputs = constInputs;
     req.atol = atol;
     req.rtol = rtol;
     req.cxx = cxx;
@@ -226,6 +244,7 @@ int main(int argc, char **argv) {
     return usageError("--name '" + name + "' is not a valid C++ identifier");
   req.name = name;
   req.dims = dims;
+  req.constInputs = constInputs;
   req.outDir = outDir;
   req.dumpIrDir = dumpIr;
   req.commandLine = commandLine;

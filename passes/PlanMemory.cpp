@@ -8,7 +8,8 @@
 //      whose inputs have no other reader is planned in place: producers
 //      write into their slice and the concat emits nothing;
 //   4. an elementwise op may overwrite a same-shaped input that dies there;
-//   5. the remaining buffers, and im2col scratch, go through planMemory().
+//   5. the remaining buffers, and kernels' scratch (ScratchOpInterface),
+//      go through planMemory().
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/TensorLimits.h"
@@ -173,11 +174,11 @@ void Planner::assignOffsets() {
   std::vector<BufferRequest> reqs;
   for (Value v : order)
     reqs.push_back(requests[v]);
-  SmallVector<k::Conv2dOp> scratchOps;
-  func.walk([&](k::Conv2dOp conv) {
-    if (int64_t n = conv.getScratchElements()) {
-      reqs.push_back({n * 4, index[conv], index[conv]});
-      scratchOps.push_back(conv);
+  SmallVector<Operation *> scratchOps;
+  func.walk([&](k::ScratchOpInterface op) {
+    if (int64_t bytes = op.getScratchBytes()) {
+      reqs.push_back({bytes, index[op], index[op]});
+      scratchOps.push_back(op);
     }
   });
   MemoryPlan plan = planMemory(reqs, alignment);
@@ -191,8 +192,8 @@ void Planner::assignOffsets() {
   llvm::DenseMap<Value, int64_t> topOffset;
   for (auto [i, v] : llvm::enumerate(order))
     topOffset[v] = plan.offsets[i];
-  for (auto [i, conv] : llvm::enumerate(scratchOps))
-    conv->setAttr(k::KernelDialect::kScratchAttr,
+  for (auto [i, op] : llvm::enumerate(scratchOps))
+    op->setAttr(k::KernelDialect::kScratchAttr,
                   b.getI64IntegerAttr(plan.offsets[order.size() + i]));
   // Per result of each op: the buffer it lives in and the offset there.
   llvm::DenseMap<Operation *, std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> plans;
@@ -316,15 +317,15 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
                          << " is not a power of two";
       return signalPassFailure();
     }
-    // im2col scratch is derived from shapes no single tensor has: bound it
-    // before it is planned.
-    WalkResult scratch = func.walk([&](k::Conv2dOp conv) {
-      int64_t bytes = conv.getScratchElements() * 4;
+    // Scratch (im2col, recurrent state) is derived from shapes no single
+    // tensor has: bound it before it is planned.
+    WalkResult scratch = func.walk([&](k::ScratchOpInterface op) {
+      int64_t bytes = op.getScratchBytes();
       if (bytes <= kMaxTensorBytes)
         return WalkResult::advance();
-      conv.emitError() << "im2col scratch needs " << bytes
-                       << " bytes, more than the limit of " << kMaxTensorBytes
-                       << " bytes (4 GiB)";
+      op->emitError() << op->getName() << " scratch needs " << bytes
+                      << " bytes, more than the limit of " << kMaxTensorBytes
+                      << " bytes (4 GiB)";
       return WalkResult::interrupt();
     });
     if (scratch.wasInterrupted())

@@ -55,9 +55,13 @@ const KernelPrinterTable &kernelPrinters();
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
 void addLinalgPrinters(KernelPrinterTable &table); // LinalgPrinters.cpp
 void addConvPoolPrinters(KernelPrinterTable &table); // ConvPoolPrinters.cpp
+void addRecurrentPrinters(KernelPrinterTable &table);
+void addQuantizationPrinters(KernelPrinterTable &table);
+void addDataMovementPrinters(KernelPrinterTable &table); // DataMovementPrinters.cpp
 void addNormalizationPrinters(KernelPrinterTable &table);
 void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
+void addAttentionPrinters(KernelPrinterTable &table);
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

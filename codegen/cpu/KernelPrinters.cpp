@@ -259,9 +259,13 @@ const KernelPrinterTable &kernelPrinters() {
     addCorePrinters(t);
     addLinalgPrinters(t);
     addConvPoolPrinters(t);
+    addRecurrentPrinters(t);
+    addQuantizationPrinters(t);
+    addDataMovementPrinters(t);
     addNormalizationPrinters(t);
     addReductionPrinters(t);
     addImagePrinters(t);
+    addAttentionPrinters(t);
     return t;
   }();
   return table;

@@ -9,7 +9,6 @@
 #include "compiler/frontend/OpImporters.h"
 
 #include "dialects/Onnx/OnnxOps.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -43,28 +42,6 @@ LogicalResult importConv(NodeContext &n) {
       n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
       n.operand(1), n.operand(2), w.kernel, w.pads, w.strides, w.dilations,
       n.getInt("group", 1), autoPad(n)));
-  return success();
-}
-
-/// A scalar 0 of `like`'s element type: an absent zero point.
-Value zeroLike(NodeContext &n, Value like) {
-  Type et = getElementTypeOrSelf(like.getType());
-  auto type = RankedTensorType::get({}, et);
-  return o::ConstantOp::create(n.builder, n.loc, type,
-                               DenseElementsAttr::get(type, n.builder.getZeroAttr(et)));
-}
-
-LogicalResult importConvInteger(NodeContext &n) {
-  if (failed(n.arity(2, 4)))
-    return failure();
-  WindowAttrs w = readWindow(n);
-  Value x = n.operand(0), wt = n.operand(1);
-  Value xz = n.operand(2) ? n.operand(2) : zeroLike(n, x);
-  Value wz = n.operand(3) ? n.operand(3) : zeroLike(n, wt);
-  n.results.push_back(o::ConvIntegerOp::create(
-      n.builder, n.loc, n.unranked(n.builder.getI32Type()), x, wt, xz, wz,
-      w.kernel, w.pads, w.strides, w.dilations, n.getInt("group", 1),
-      autoPad(n)));
   return success();
 }
 
@@ -190,7 +167,6 @@ void addConvPoolImporters(llvm::StringMap<OpImportFn> &t) {
   t["AveragePool"] = importAveragePool;
   t["Col2Im"] = importCol2Im;
   t["Conv"] = importConv;
-  t["ConvInteger"] = importConvInteger;
   t["ConvTranspose"] = importConvTranspose;
   t["DeformConv"] = importDeformConv;
   t["GlobalAveragePool"] = importGlobalAveragePool;

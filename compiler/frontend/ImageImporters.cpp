@@ -10,6 +10,7 @@
 
 #include "dialects/Onnx/OnnxOps.h"
 #include "llvm/ADT/StringExtras.h"
+#include <cmath>
 
 using namespace mlir;
 
@@ -42,6 +43,10 @@ LogicalResult build(NodeContext &n, Value roi, Value scales, Value sizes,
   int64_t antialias = n.getInt("antialias", 0);
   if (antialias && mode == "nearest")
     return n.error("antialias does not apply to mode nearest");
+  float cubicA = n.getFloat("cubic_coeff_a", -0.75f);
+  if (!std::isfinite(cubicA) || std::fabs(cubicA) > 1e6f)
+    return n.error("cubic_coeff_a " + std::to_string(cubicA) +
+                   " is not a finite number within 1e6");
   DenseI64ArrayAttr axes;
   if (n.has("axes"))
     axes = b.getDenseI64ArrayAttr(n.getInts("axes"));
@@ -49,7 +54,7 @@ LogicalResult build(NodeContext &n, Value roi, Value scales, Value sizes,
       n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), roi, scales,
       sizes, b.getStringAttr(mode), b.getStringAttr(coords),
       b.getStringAttr(nearest), b.getStringAttr(policy),
-      b.getF32FloatAttr(n.getFloat("cubic_coeff_a", -0.75f)),
+      b.getF32FloatAttr(cubicA),
       b.getI64IntegerAttr(n.getInt("exclude_outside", 0)),
       b.getI64IntegerAttr(antialias),
       b.getF32FloatAttr(n.getFloat("extrapolation_value", 0.0f)), axes));

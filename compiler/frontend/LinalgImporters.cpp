@@ -2,7 +2,6 @@
 #include "compiler/frontend/OpImporters.h"
 
 #include "dialects/Onnx/OnnxOps.h"
-#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 
@@ -37,25 +36,6 @@ LogicalResult importMatMul(NodeContext &n) {
   return success();
 }
 
-/// A scalar 0 of `like`'s element type: an absent zero point.
-Value zeroLike(NodeContext &n, Value like) {
-  Type et = getElementTypeOrSelf(like.getType());
-  auto type = RankedTensorType::get({}, et);
-  return o::ConstantOp::create(n.builder, n.loc, type,
-                               DenseElementsAttr::get(type, n.builder.getZeroAttr(et)));
-}
-
-LogicalResult importMatMulInteger(NodeContext &n) {
-  if (failed(n.arity(2, 4)))
-    return failure();
-  Value a = n.operand(0), b = n.operand(1);
-  Value az = n.operand(2) ? n.operand(2) : zeroLike(n, a);
-  Value bz = n.operand(3) ? n.operand(3) : zeroLike(n, b);
-  n.results.push_back(o::MatMulIntegerOp::create(
-      n.builder, n.loc, n.unranked(n.builder.getI32Type()), a, b, az, bz));
-  return success();
-}
-
 LogicalResult importEinsum(NodeContext &n) {
   if (n.operands.empty() || llvm::is_contained(n.operands, Value()))
     return n.error("expects at least one non-empty input");
@@ -73,7 +53,6 @@ void addLinalgImporters(llvm::StringMap<OpImportFn> &t) {
   t["Einsum"] = importEinsum;
   t["Gemm"] = importGemm;
   t["MatMul"] = importMatMul;
-  t["MatMulInteger"] = importMatMulInteger;
 }
 
 } // namespace onnxcc

@@ -256,7 +256,7 @@ FailureOr<SmallVector<Type>> Importer::inputTypes() {
       const auto &d = tt.shape().dim(i);
       std::string where = "input '" + in->name() + "' dim " + std::to_string(i);
       if (d.has_dim_value()) {
-        if (d.dim_value() <= 0 || d.dim_value() > kMaxDim) {
+        if (d.dim_value() < 0 || d.dim_value() > kMaxDim) {
           emitError(loc) << "graph " << where << " has invalid size "
                          << d.dim_value();
           dimsOk = false;

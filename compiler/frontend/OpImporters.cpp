@@ -370,9 +370,13 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addElementwiseImporters(t);
     addLinalgImporters(t);
     addConvPoolImporters(t);
+    addRecurrentImporters(t);
+    addQuantizationImporters(t);
+    addDataMovementImporters(t);
     addNormalizationImporters(t);
     addReductionImporters(t);
     addImageImporters(t);
+    addAttentionImporters(t);
     return t;
   }();
   return table;

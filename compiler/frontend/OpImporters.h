@@ -68,9 +68,13 @@ const llvm::StringMap<OpImportFn> &opImporters();
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
 void addLinalgImporters(llvm::StringMap<OpImportFn> &table);
 void addConvPoolImporters(llvm::StringMap<OpImportFn> &table);
+void addRecurrentImporters(llvm::StringMap<OpImportFn> &table);
+void addQuantizationImporters(llvm::StringMap<OpImportFn> &table);
+void addDataMovementImporters(llvm::StringMap<OpImportFn> &table);
 void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);
+void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

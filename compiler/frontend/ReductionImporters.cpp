@@ -11,6 +11,7 @@
 #include "compiler/frontend/OpImporters.h"
 
 #include "dialects/Onnx/OnnxOps.h"
+#include "dialects/Onnx/GraphInputs.h"
 #include "mlir/IR/TypeUtilities.h"
 #include <cmath>
 
@@ -45,7 +46,7 @@ LogicalResult importReduce(NodeContext &n) {
     else if (isa_and_nonnull<BlockArgument>(axes))
       return n.error("axes come from graph input '" + n.node.input(1) +
                      "': data-dependent axes are not supported (they must be "
-                     "a constant)");
+                     "a constant)" + constInputHint(n.node.input(1)));
   }
   n.results.push_back(OpTy::create(n.builder, n.loc, n.unrankedLike(n.operand(0)),
                                    n.operand(0), axes, n.getInt("keepdims", 1),

@@ -8,6 +8,7 @@ using namespace mlir;
 using namespace onnxcc::kernel;
 
 #include "dialects/Kernel/KernelDialect.cpp.inc"
+#include "dialects/Kernel/KernelInterfaces.cpp.inc"
 
 void KernelDialect::initialize() {
   addOperations<
@@ -136,6 +137,8 @@ int64_t Conv2dOp::getScratchElements() {
   // of at most 2^30 floats (weight, output), so this cannot overflow.
   return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3];
 }
+
+int64_t Conv2dOp::getScratchBytes() { return getScratchElements() * 4; }
 
 LogicalResult ElementwiseOp::verify() {
   auto out = cast<ShapedType>(getType()).getShape();

@@ -12,6 +12,7 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "dialects/Kernel/KernelDialect.h.inc"
+#include "dialects/Kernel/KernelInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "dialects/Kernel/KernelOps.h.inc"

@@ -3,6 +3,7 @@
 #define ONNXCC_KERNEL_OPS
 
 include "dialects/Kernel/KernelDialect.td"
+include "dialects/Kernel/KernelInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/BuiltinAttributes.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -75,7 +76,8 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
   let hasVerifier = 1;
 }
 
-def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove]> {
+def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
+    DeclareOpInterfaceMethods<Kernel_ScratchOpInterface>]> {
   let summary = "grouped, dilated 2-D convolution (NCHW) with epilogue";
   let description = [{
     ```mlir
@@ -175,8 +177,12 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
 
 include "dialects/Kernel/LinalgKernelOps.td"
 include "dialects/Kernel/ConvPoolKernelOps.td"
+include "dialects/Kernel/RecurrentKernelOps.td"
+include "dialects/Kernel/QuantizationKernelOps.td"
+include "dialects/Kernel/DataMovementKernelOps.td"
 include "dialects/Kernel/NormalizationKernelOps.td"
 include "dialects/Kernel/ReductionKernelOps.td"
 include "dialects/Kernel/ImageOps.td"
+include "dialects/Kernel/AttentionKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

@@ -92,42 +92,6 @@ LogicalResult ConvOp::inferReturnTypes(MLIRContext *, std::optional<Location> l,
 }
 ONNXCC_COMPATIBLE_RETURN_TYPES(ConvOp)
 
-LogicalResult ConvIntegerOp::inferReturnTypes(MLIRContext *ctx,
-                                              std::optional<Location> l,
-                                              Adaptor adaptor,
-                                              SmallVectorImpl<Type> &types) {
-  for (auto [v, what] : {std::pair<Value, const char *>{adaptor.getInput(), "x"},
-                         {adaptor.getWeight(), "w"}}) {
-    Type t = elementOf(v);
-    if (!isa<IntegerType>(t) || t.getIntOrFloatBitWidth() != 8)
-      return emitOptionalError(l, what, " must have int8 or uint8 elements, got ", t);
-  }
-  if (failed(sameElements(l, adaptor.getInput(), {adaptor.getInputZeroPoint()})) ||
-      failed(sameElements(l, adaptor.getWeight(), {adaptor.getWeightZeroPoint()})))
-    return failure();
-  Type i32 = IntegerType::get(ctx, 32);
-  auto x = shapeOf(adaptor.getInput()), w = shapeOf(adaptor.getWeight());
-  if (!x || !w)
-    return unranked(types, i32);
-  if (auto xz = shapeOf(adaptor.getInputZeroPoint()))
-    if (xz->size() > 1 || (xz->size() == 1 && (*xz)[0] != 1))
-      return emitOptionalError(l, "x_zero_point ", formatShape(*xz),
-                               " must be a scalar (per-tensor)");
-  if (auto wz = shapeOf(adaptor.getWeightZeroPoint()))
-    if (wz->size() > 1 ||
-        (wz->size() == 1 && (*wz)[0] != 1 && !w->empty() && (*wz)[0] != (*w)[0]))
-      return emitOptionalError(l, "w_zero_point ", formatShape(*wz),
-                               " must be a scalar or one per output channel, "
-                               "for a weight ", formatShape(*w));
-  auto win = resolveWindow(l, *x, adaptor.getAutoPad(), adaptor.getKernelShape(),
-                           adaptor.getPads(), adaptor.getStrides(),
-                           adaptor.getDilations(), spatialOf(*w));
-  if (failed(win))
-    return failure();
-  return pushShape(types, inferConvShape(l, *x, *w, *win, adaptor.getGroup()), i32);
-}
-ONNXCC_COMPATIBLE_RETURN_TYPES(ConvIntegerOp)
-
 LogicalResult DeformConvOp::inferReturnTypes(MLIRContext *,
                                              std::optional<Location> l,
                                              Adaptor adaptor,

@@ -53,28 +53,6 @@ def Onnx_ConvTransposeOp : Onnx_InferredOp<"conv_transpose"> {
   let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
 }
 
-def Onnx_ConvIntegerOp : Onnx_InferredOp<"conv_integer"> {
-  let summary = "Conv of zero-point-shifted 8-bit integers, in i32";
-  let description = [{
-    Conv(x - x_zero_point, w - w_zero_point), exact in i32 (wrapping); the
-    padding is 0 after the shift. x_zero_point is a scalar, w_zero_point a
-    scalar or one per output channel ([M]); the importer gives 0 for an
-    absent one.
-
-    ```mlir
-    %y = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>} : (tensor<1x1x3x3xui8>, tensor<2x1x2x2xui8>, tensor<ui8>, tensor<2xui8>) -> tensor<1x2x2x2xi32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
-                   AnyTensor:$input_zero_point, AnyTensor:$weight_zero_point,
-                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$group,
-                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input `,` $weight `,` $input_zero_point `,` $weight_zero_point attr-dict `:` functional-type(operands, results)";
-}
-
 def Onnx_DeformConvOp : Onnx_InferredOp<"deform_conv", [AttrSizedOperandSegments]> {
   let summary = "deformable convolution: Conv whose taps move by learned offsets";
   let description = [{

@@ -374,4 +374,25 @@ FailureOr<Shape> inferCol2ImShape(OptLoc loc, ArrayRef<int64_t> x,
   return out;
 }
 
+FailureOr<Shape> resolveAutoPad(OptLoc loc, StringRef autoPad,
+                                ArrayRef<int64_t> x, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> pads, ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> dilations) {
+  auto w = resolveWindow(loc, x, autoPad, kernel, pads, strides, dilations);
+  if (failed(w))
+    return failure();
+  return w->pads;
+}
+
+FailureOr<Shape> inferConvShape(OptLoc loc, ArrayRef<int64_t> x,
+                                ArrayRef<int64_t> w, ArrayRef<int64_t> kernel,
+                                ArrayRef<int64_t> pads, ArrayRef<int64_t> strides,
+                                ArrayRef<int64_t> dilations, int64_t group) {
+  auto win = resolveWindow(loc, x, "NOTSET", kernel, pads, strides, dilations,
+                           w.size() >= 2 ? w.drop_front(2) : ArrayRef<int64_t>());
+  if (failed(win))
+    return failure();
+  return inferConvShape(loc, x, w, *win, group);
+}
+
 } // namespace onnxcc

@@ -86,6 +86,22 @@ mlir::FailureOr<Shape> inferCol2ImShape(OptLoc loc, llvm::ArrayRef<int64_t> x,
                                         llvm::ArrayRef<int64_t> image,
                                         const Window &win);
 
+/// The list-based forms the quantised convolutions (QuantizationShapes.cpp,
+/// QuantizationPatterns.cpp) were written against, over the rules above:
+/// the explicit pads for input `x` (N, C, spatial...) after auto_pad, and
+/// Conv's output shape.
+mlir::FailureOr<Shape> resolveAutoPad(OptLoc loc, llvm::StringRef autoPad,
+                                      llvm::ArrayRef<int64_t> x,
+                                      llvm::ArrayRef<int64_t> kernel,
+                                      llvm::ArrayRef<int64_t> pads,
+                                      llvm::ArrayRef<int64_t> strides,
+                                      llvm::ArrayRef<int64_t> dilations);
+mlir::FailureOr<Shape>
+inferConvShape(OptLoc loc, llvm::ArrayRef<int64_t> x, llvm::ArrayRef<int64_t> w,
+               llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> pads,
+               llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
+               int64_t group);
+
 } // namespace onnxcc
 
 #endif // ONNXCC_DIALECTS_ONNX_CONVPOOLSHAPES_H

@@ -46,24 +46,6 @@ def Onnx_MatMulOp : Onnx_InferredOp<"matmul"> {
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
 }
 
-def Onnx_MatMulIntegerOp : Onnx_InferredOp<"matmul_integer"> {
-  let summary = "MatMul of zero-point-shifted 8-bit integers, in i32";
-  let description = [{
-    (A - a_zero_point) x (B - b_zero_point) with MatMul's shapes, exact in
-    i32 (wrapping). A zero point is a scalar, one per row of A ([M] or
-    [..., M, 1]) or one per column of B ([N] or [..., 1, N]); the importer
-    gives 0 for an absent one.
-
-    ```mlir
-    %y = onnx.matmul_integer %a, %b, %az, %bz : (tensor<4x3xui8>, tensor<3x2xui8>, tensor<ui8>, tensor<ui8>) -> tensor<4x2xi32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$a, AnyTensor:$b, AnyTensor:$a_zero_point,
-                   AnyTensor:$b_zero_point);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$a `,` $b `,` $a_zero_point `,` $b_zero_point attr-dict `:` functional-type(operands, results)";
-}
-
 def Onnx_EinsumOp : Onnx_InferredOp<"einsum"> {
   let summary = "Einstein summation over labelled dims";
   let description = [{

@@ -9,6 +9,8 @@
 
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/NormalizationShapes.h"
+#include "dialects/Onnx/QuantizationShapes.h"
+#include "dialects/Onnx/RecurrentShapes.h"
 #include "dialects/Onnx/ReductionShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"

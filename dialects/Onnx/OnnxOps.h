@@ -10,6 +10,8 @@
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include "dialects/Onnx/AttentionShapes.h"
+#include "dialects/Onnx/DataMovementShapes.h"
 #include "dialects/Onnx/InferTypes.h"
 #include "dialects/Onnx/ResizeMath.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
@@ -22,6 +24,10 @@ namespace onnxcc {
 mlir::LogicalResult inferResizeTypes(std::optional<mlir::Location> loc,
                                      onnx::ResizeOp::Adaptor adaptor,
                                      llvm::SmallVectorImpl<mlir::Type> &types);
+/// The type rule of onnx.attention (AttentionShapes.cpp).
+mlir::LogicalResult inferAttentionTypes(std::optional<mlir::Location> loc,
+                                        onnx::AttentionOp::Adaptor adaptor,
+                                        llvm::SmallVectorImpl<mlir::Type> &types);
 } // namespace onnxcc
 
 #endif // ONNXCC_DIALECTS_ONNX_ONNXOPS_H

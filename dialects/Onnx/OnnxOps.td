@@ -13,9 +13,13 @@ include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/LinalgOps.td"
 include "dialects/Onnx/ConvPoolOps.td"
+include "dialects/Onnx/RecurrentOps.td"
+include "dialects/Onnx/QuantizationOps.td"
+include "dialects/Onnx/DataMovementOps.td"
 include "dialects/Onnx/NormalizationOps.td"
 include "dialects/Onnx/ReductionOps.td"
 include "dialects/Onnx/ImageOps.td"
+include "dialects/Onnx/AttentionOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

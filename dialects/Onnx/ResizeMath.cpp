@@ -17,10 +17,14 @@ FailureOr<ResizePlan> planResize(std::optional<Location> loc,
                                  std::optional<ArrayRef<double>> roi) {
   int64_t r = in.size();
   SmallVector<int64_t> axes(attrs.axes);
+  SmallVector<bool> seen(r, false);
   for (int64_t &a : axes) {
     if (a < -r || a >= r)
       return emitOptionalError(loc, "axis ", a, " is out of range for rank ", r);
     a = a < 0 ? a + r : a;
+    if (seen[a])
+      return emitOptionalError(loc, "axis ", a, " is listed twice in axes");
+    seen[a] = true;
   }
   bool allAxes = axes.empty();
   if (allAxes)
@@ -44,6 +48,11 @@ FailureOr<ResizePlan> planResize(std::optional<Location> loc,
     if (roi->size() != 2 * n)
       return emitOptionalError(loc, "has a roi of ", roi->size(),
                                " values for ", n, " axes");
+    for (double v : *roi) // only tf_crop_and_resize reads it
+      if (attrs.coordinateMode == "tf_crop_and_resize" &&
+          (!std::isfinite(v) || std::fabs(v) > 1e6))
+        return emitOptionalError(loc, "roi value ", v,
+                                 " is not a finite number within 1e6");
     for (size_t i = 0; i < n; ++i) {
       plan.roi[axes[i]] = (*roi)[i];
       plan.roi[r + axes[i]] = (*roi)[n + i];
@@ -185,10 +194,17 @@ AxisTaps resizeAxisTaps(const ResizeAttrs &attrs, const ResizePlan &plan,
     } else if (mode == "asymmetric") {
       x = y / scale;
     } else if (mode == "tf_crop_and_resize") {
-      x = outWidth == 1 ? (roiEnd - roiStart) * (inWidth - 1) / 2
-                        : y * (roiEnd - roiStart) * (inWidth - 1) / (outWidth - 1);
-      x += roiStart * (inWidth - 1);
+      // In float like onnx.reference (a float32 roi) and onnxruntime: a
+      // coordinate that lands on an edge in double may fall just outside
+      // in float, and then it is extrapolated.
+      float extent = float(roiEnd) - float(roiStart);
+      float start = float(roiStart) * float(inWidth - 1);
+      x = outWidth == 1 ? double(extent * float(inWidth - 1) / 2.0f)
+                        : y * double(extent) * (inWidth - 1) / (outWidth - 1);
+      x += double(start);
       extrapolated = x < 0 || x > inWidth - 1;
+      if (extrapolated)
+        x = 0; // any position inside: its taps are never read
     } else if (mode == "pytorch_half_pixel") {
       x = outWidth == 1 ? -0.5 : (y + 0.5) / scale - 0.5;
     } else if (mode == "half_pixel_symmetric") {

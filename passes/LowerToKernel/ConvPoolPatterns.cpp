@@ -194,45 +194,6 @@ struct PoolPattern : OpRewritePattern<PoolOp> {
   std::string kind;
 };
 
-/// ConvInteger: x - x_zero_point and w - w_zero_point in i32 (a per-channel
-/// w_zero_point viewed as [M, 1, ...]), then the direct kernel.conv, which
-/// pads with 0 and accumulates integers wrapping (conv.h).
-struct ConvIntegerPattern : OpRewritePattern<o::ConvIntegerOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(o::ConvIntegerOp op,
-                                PatternRewriter &rewriter) const override {
-    auto x = dimsOf(op.getInput()), w = dimsOf(op.getWeight());
-    auto win = resolveWindow(op.getLoc(), x, op.getAutoPad(), op.getKernelShape(),
-                             op.getPads(), op.getStrides(), op.getDilations(),
-                             w.drop_front(2));
-    if (failed(win) || failed(requireAxes(op, win->rank(), rewriter)))
-      return failure();
-    Location loc = op.getLoc();
-    Value wz = op.getWeightZeroPoint();
-    if (dimsOf(wz).size() == 1) {
-      SmallVector<int64_t> column(w.size(), 1);
-      column[0] = dimsOf(wz)[0];
-      wz = view(rewriter, loc, wz, column);
-    }
-    auto shift = [&](Value v, Value zero) {
-      auto type = RankedTensorType::get(dimsOf(v), rewriter.getI32Type());
-      OpBuilder::InsertionGuard guard(rewriter); // buildElementwise moves it
-      return buildElementwise(
-          rewriter, loc, type, {v, zero},
-          [](ScalarBuilder &s, ValueRange args, TypeRange elements, Type result) {
-            return s.sub(s.convert(args[0], elements[0], result),
-                         s.convert(args[1], elements[1], result));
-          });
-    };
-    Value xs = shift(op.getInput(), op.getInputZeroPoint());
-    Value ws = shift(op.getWeight(), wz);
-    rewriter.replaceOpWithNewOp<k::ConvOp>(op, op.getType(), xs, ws, Value(),
-                                           win->pads, win->strides,
-                                           win->dilations, op.getGroup());
-    return success();
-  }
-};
-
 struct DeformConvPattern : OpRewritePattern<o::DeformConvOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(o::DeformConvOp op,
@@ -321,7 +282,7 @@ struct Col2ImPattern : OpRewritePattern<o::Col2ImOp> {
 
 void populateConvPoolPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ConvPattern, ConvIntegerPattern, DeformConvPattern, ConvTransposePattern,
+  patterns.add<ConvPattern, DeformConvPattern, ConvTransposePattern,
                MaxUnpoolPattern, Col2ImPattern>(ctx);
   patterns.add<PoolPattern<o::MaxPoolOp>>(ctx, "max");
   patterns.add<PoolPattern<o::AveragePoolOp>>(ctx, "avg");

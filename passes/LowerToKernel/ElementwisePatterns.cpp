@@ -20,6 +20,9 @@ namespace k = ::onnxcc::kernel;
 Value buildElementwise(OpBuilder &b, Location loc, Type resultType,
                        ValueRange inputs, const ScalarBodyFn &body) {
   auto op = k::ElementwiseOp::create(b, loc, resultType, inputs);
+  // createBlock moves the insertion point into the body: the caller's
+  // point must come back after it, so the guard goes first.
+  OpBuilder::InsertionGuard guard(b);
   Block *block = b.createBlock(&op.getBody());
   SmallVector<Type> elements;
   for (Value in : inputs) {
@@ -27,7 +30,6 @@ Value buildElementwise(OpBuilder &b, Location loc, Type resultType,
     elements.push_back(element);
     block->addArgument(k::computeType(element), loc);
   }
-  OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(block);
   ScalarBuilder s(b, loc);
   Value r = body(s, block->getArguments(), elements,

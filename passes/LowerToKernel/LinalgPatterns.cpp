@@ -138,37 +138,6 @@ struct MatMulPattern : OpRewritePattern<o::MatMulOp> {
   }
 };
 
-/// x - zero in i32, one kernel.elementwise; a 1-D per-row zero point of a
-/// matrix is viewed as a column first.
-static Value shiftToI32(PatternRewriter &rewriter, Location loc, Value x,
-                        Value zero, bool perRow) {
-  ArrayRef<int64_t> xs = dimsOf(x), zs = dimsOf(zero);
-  if (perRow && zs.size() == 1 && xs.size() >= 2)
-    zero = view(rewriter, loc, zero, {zs[0], 1});
-  auto type = RankedTensorType::get(xs, rewriter.getI32Type());
-  OpBuilder::InsertionGuard guard(rewriter); // buildElementwise moves it
-  return buildElementwise(
-      rewriter, loc, type, {x, zero},
-      [](ScalarBuilder &s, ValueRange args, TypeRange elements, Type result) {
-        return s.sub(s.convert(args[0], elements[0], result),
-                     s.convert(args[1], elements[1], result));
-      });
-}
-
-/// MatMulInteger: both operands shifted into i32, then MatMul's lowering
-/// (integers accumulate wrapping, linalg.h).
-struct MatMulIntegerPattern : OpRewritePattern<o::MatMulIntegerOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(o::MatMulIntegerOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Value a = shiftToI32(rewriter, loc, op.getA(), op.getAZeroPoint(), /*perRow=*/true);
-    Value b = shiftToI32(rewriter, loc, op.getB(), op.getBZeroPoint(), /*perRow=*/false);
-    rewriter.replaceOp(op, numpyMatMul(rewriter, loc, a, b, dimsOf(op.getResult())));
-    return success();
-  }
-};
-
 /// A tensor whose dims carry Einsum labels (unique within it).
 struct Term {
   Value value;
@@ -337,8 +306,7 @@ struct EinsumPattern : OpRewritePattern<o::EinsumOp> {
 } // namespace
 
 void populateLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GemmPattern, MatMulPattern, MatMulIntegerPattern, EinsumPattern>(
-      patterns.getContext());
+  patterns.add<GemmPattern, MatMulPattern, EinsumPattern>(patterns.getContext());
 }
 
 } // namespace onnxcc

@@ -11,6 +11,7 @@
 #include "passes/Passes.h"
 
 #include "passes/LowerToKernel/Patterns.h"
+#include "dialects/Onnx/GraphInputs.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -51,6 +52,23 @@ struct FailureReasons : RewriterBase::Listener {
   llvm::DenseMap<Operation *, std::string> reasons;
 };
 
+/// The graph inputs whose values may decide `op`'s result shape: operands
+/// of rank 0 or 1 read straight from a graph input (shape, scales, starts,
+/// repeats, k, ...). Operand 0 is data unless it is the only candidate.
+SmallVector<std::string> shapeGivingInputs(Operation *op) {
+  SmallVector<std::string> names;
+  for (auto [i, v] : llvm::enumerate(op->getOperands())) {
+    auto t = dyn_cast<RankedTensorType>(v.getType());
+    std::string name = graphInputName(v);
+    if (!name.empty() && t && t.getRank() <= 1 && !llvm::is_contained(names, name))
+      names.push_back(name);
+  }
+  if (names.size() > 1 && op->getNumOperands() &&
+      graphInputName(op->getOperand(0)) == names.front())
+    names.erase(names.begin());
+  return names;
+}
+
 /// Every value a kernel touches must have a static shape by now.
 LogicalResult checkStatic(Operation *op) {
   // Shape operands of view-like ops (Reshape's target, axes) are constants
@@ -62,9 +80,18 @@ LogicalResult checkStatic(Operation *op) {
       types.push_back(t);
   for (Type t : types) {
     auto st = dyn_cast<RankedTensorType>(t);
-    if (!st || !st.hasStaticShape())
-      return op->emitError() << "cannot compile: shape " << t
-                             << " is not static after shape inference";
+    if (st && st.hasStaticShape())
+      continue;
+    // All operands are static (an op reading a dynamic value is skipped),
+    // so a graph input's value decides this shape.
+    SmallVector<std::string> inputs = shapeGivingInputs(op);
+    if (!inputs.empty())
+      return op->emitError()
+             << "cannot compile: the shape of a result depends on the value "
+                "of graph input '"
+             << inputs.front() << "'" << constInputHint(inputs.front());
+    return op->emitError() << "cannot compile: shape " << t
+                           << " is not static after shape inference";
   }
   return success();
 }
@@ -102,8 +129,11 @@ void LowerToKernelPass::runOnOperation() {
   populateConvPoolPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
+  populateRecurrentPatterns(patterns);
+  populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateImagePatterns(patterns);
+  populateAttentionPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

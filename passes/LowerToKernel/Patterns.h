@@ -37,8 +37,11 @@ void populateLinalgPatterns(mlir::RewritePatternSet &patterns);
 void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
+void populateRecurrentPatterns(mlir::RewritePatternSet &patterns);
+void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 void populateImagePatterns(mlir::RewritePatternSet &patterns);
+void populateAttentionPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 

@@ -2,14 +2,19 @@
 #ifndef ONNXCC_RUNTIME_RUNTIME_H
 #define ONNXCC_RUNTIME_RUNTIME_H
 
+#include "onnxcc/attention.h"
 #include "onnxcc/config.h"
 #include "onnxcc/conv.h"
+#include "onnxcc/data_movement.h"
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
+#include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/linalg.h"
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
+#include "onnxcc/quantization.h"
+#include "onnxcc/recurrent.h"
 #include "onnxcc/reduce.h"
 #include "onnxcc/resize.h"
 #include "onnxcc/scalar_ops.h"

@@ -184,6 +184,10 @@ def generate(report, onnxcc):
         "",
         "- Node tests passed: %d of %d (%.1f%%)." % (passed, total,
                                                     100.0 * passed / total if total else 0),
+        "- Of those, %d bind graph inputs that decide a shape (Resize's scales, Slice's "
+        "starts, Reshape's shape, ...) to their data-set values with `--const-input`, "
+        "as a user compiling that graph would; without it they fail as dynamic-shape."
+        % sum(1 for r in results.values() if r.get("const_inputs")),
         "- `ai.onnx` operators imported: %d of %d; default-domain opsets accepted: %d to %d."
         % (len(imported), len(default_ops), lowest, highest),
         "- *Versions*: the operator's versions that an accepted opset selects. "

@@ -122,55 +122,6 @@ func.func @no_infer_col2im_input(%c: tensor<1x5x5xf32>, %img: tensor<2xi64>, %bl
 
 // -----
 
-// Tests MatMulInteger's i32 result, and that a zero point must be a scalar
-// or per row of A.
-// CHECK-LABEL: func @matmul_integer
-func.func @matmul_integer(%a: tensor<2x4x3xi8>, %b: tensor<3x5xui8>, %az: tensor<2x4x1xi8>, %bz: tensor<1xui8>) -> tensor<*xi32> {
-  // CHECK: -> tensor<2x4x5xi32>
-  %0 = onnx.matmul_integer %a, %b, %az, %bz : (tensor<2x4x3xi8>, tensor<3x5xui8>, tensor<2x4x1xi8>, tensor<1xui8>) -> tensor<*xi32>
-  return %0 : tensor<*xi32>
-}
-
-// -----
-
-func.func @matmul_integer_zero_point(%a: tensor<4x3xi8>, %b: tensor<3x5xi8>, %az: tensor<3xi8>, %bz: tensor<i8>) -> tensor<*xi32> {
-  // expected-error @+2 {{a_zero_point [3] must be a scalar, [M] or [..., M, 1] for an operand [4, 3]}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.matmul_integer %a, %b, %az, %bz : (tensor<4x3xi8>, tensor<3x5xi8>, tensor<3xi8>, tensor<i8>) -> tensor<*xi32>
-  return %0 : tensor<*xi32>
-}
-
-// -----
-
-func.func @matmul_integer_type(%a: tensor<4x3xi16>, %b: tensor<3x5xi8>, %az: tensor<i16>, %bz: tensor<i8>) -> tensor<*xi32> {
-  // expected-error @+2 {{A must have int8 or uint8 elements, got 'i16'}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.matmul_integer %a, %b, %az, %bz : (tensor<4x3xi16>, tensor<3x5xi8>, tensor<i16>, tensor<i8>) -> tensor<*xi32>
-  return %0 : tensor<*xi32>
-}
-
-// -----
-
-// Tests ConvInteger's i32 result, and that its weight zero point is a
-// scalar or one per output channel.
-// CHECK-LABEL: func @conv_integer
-func.func @conv_integer(%x: tensor<1x2x5x5xui8>, %w: tensor<4x2x3x3xui8>, %xz: tensor<ui8>, %wz: tensor<4xui8>) -> tensor<*xi32> {
-  // CHECK: -> tensor<1x4x3x3xi32>
-  %0 = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<1x2x5x5xui8>, tensor<4x2x3x3xui8>, tensor<ui8>, tensor<4xui8>) -> tensor<*xi32>
-  return %0 : tensor<*xi32>
-}
-
-// -----
-
-func.func @conv_integer_zero_point(%x: tensor<1x2x5x5xui8>, %w: tensor<4x2x3x3xui8>, %xz: tensor<ui8>, %wz: tensor<3xui8>) -> tensor<*xi32> {
-  // expected-error @+2 {{w_zero_point [3] must be a scalar or one per output channel, for a weight [4, 2, 3, 3]}}
-  // expected-error @+1 {{failed to infer returned types}}
-  %0 = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64>, pads = array<i64>, strides = array<i64>, dilations = array<i64>} : (tensor<1x2x5x5xui8>, tensor<4x2x3x3xui8>, tensor<ui8>, tensor<3xui8>) -> tensor<*xi32>
-  return %0 : tensor<*xi32>
-}
-
-// -----
-
 // Tests DeformConv's Conv-shaped result, and that offset must have
 // offset_group * kH*kW * 2 channels at the output's extent.
 // CHECK-LABEL: func @deform_conv

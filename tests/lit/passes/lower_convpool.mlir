@@ -120,20 +120,6 @@ func.func @no_lower_avg_pool_int(%x: tensor<1x1x4x4xi32>) -> tensor<1x1x2x2xi32>
 
 // -----
 
-// Tests that ConvInteger shifts input and weight into i32 (a per-channel
-// weight zero point viewed as [M, 1, 1, 1]) and runs the direct kernel.conv.
-// CHECK-LABEL: func @conv_integer
-func.func @conv_integer(%x: tensor<1x1x3x3xui8>, %w: tensor<2x1x2x2xui8>, %xz: tensor<ui8>, %wz: tensor<2xui8>) -> tensor<1x2x4x4xi32> {
-  // CHECK-DAG: %[[X:.+]] = kernel.elementwise %{{.*}}, %{{.*}} : (tensor<1x1x3x3xui8>, tensor<ui8>) -> tensor<1x1x3x3xi32>
-  // CHECK-DAG: %[[WZ:.+]] = kernel.view %{{.*}} : (tensor<2xui8>) -> tensor<2x1x1x1xui8>
-  // CHECK-DAG: %[[W:.+]] = kernel.elementwise %{{.*}}, %[[WZ]] : (tensor<2x1x2x2xui8>, tensor<2x1x1x1xui8>) -> tensor<2x1x2x2xi32>
-  // CHECK: kernel.conv %[[X]], %[[W]] {{.*}}pads = array<i64: 1, 1, 1, 1>{{.*}} : (tensor<1x1x3x3xi32>, tensor<2x1x2x2xi32>) -> tensor<1x2x4x4xi32>
-  %0 = onnx.conv_integer %x, %w, %xz, %wz {kernel_shape = array<i64>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64>, dilations = array<i64>} : (tensor<1x1x3x3xui8>, tensor<2x1x2x2xui8>, tensor<ui8>, tensor<2xui8>) -> tensor<1x2x4x4xi32>
-  return %0 : tensor<1x2x4x4xi32>
-}
-
-// -----
-
 // Tests that a 2-D DeformConv is one kernel.deform_conv2d with its optional
 // bias and mask, the window resolved.
 // CHECK-LABEL: func @deform_conv

@@ -112,17 +112,3 @@ func.func @no_lower_matmul_bool(%a: tensor<2x2xi1>, %b: tensor<2x2xi1>) -> tenso
   %0 = onnx.matmul %a, %b : (tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>
   return %0 : tensor<2x2xi1>
 }
-
-// -----
-
-// Tests that MatMulInteger shifts both operands into i32 (A's per-row zero
-// point viewed as a column) and multiplies them with MatMul's lowering.
-// CHECK-LABEL: func @matmul_integer
-func.func @matmul_integer(%a: tensor<4x3xui8>, %b: tensor<3x2xi8>, %az: tensor<4xui8>, %bz: tensor<2xi8>) -> tensor<4x2xi32> {
-  // CHECK: %[[AZ:.+]] = kernel.view %{{.*}} : (tensor<4xui8>) -> tensor<4x1xui8>
-  // CHECK: %[[A:.+]] = kernel.elementwise %{{.*}}, %[[AZ]] : (tensor<4x3xui8>, tensor<4x1xui8>) -> tensor<4x3xi32>
-  // CHECK: %[[B:.+]] = kernel.elementwise %{{.*}}, %{{.*}} : (tensor<3x2xi8>, tensor<2xi8>) -> tensor<3x2xi32>
-  // CHECK: kernel.gemm %[[A]], %[[B]] : (tensor<4x3xi32>, tensor<3x2xi32>) -> tensor<4x2xi32>
-  %0 = onnx.matmul_integer %a, %b, %az, %bz : (tensor<4x3xui8>, tensor<3x2xi8>, tensor<4xui8>, tensor<2xi8>) -> tensor<4x2xi32>
-  return %0 : tensor<4x2xi32>
-}

@@ -1,8 +1,8 @@
 """Writes models with hostile attributes for the linear-algebra and
 convolution/pooling ops into argv[1]/<name>.onnx: window lists at the int64
 extremes, of the wrong length, zero strides and groups, pads reaching past
-the kernel, storage_order and p out of range, malformed Einsum equations,
-zero points of the wrong shape. Each must be refused with one line naming
+the kernel, storage_order and p out of range, and malformed Einsum
+equations. Each must be refused with one line naming
 the value (hostile_linalg_convpool.test), or, where the value is legal
 however large (pads of 1000 around a 5x5 image), compile into code that
 builds.
@@ -52,11 +52,5 @@ save("einsum_ellipses", "Einsum", [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [3])],
 save("einsum_label", "Einsum", [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [3, 4])],
      equation="ij,jk->iz")
 save("gemm_inner", "Gemm", [("a", T.FLOAT, [2, 3]), ("b", T.FLOAT, [5, 4])])
-save("matmul_integer_zero_point", "MatMulInteger",
-     [("a", T.UINT8, [4, 3]), ("b", T.UINT8, [3, 2]), ("az", T.UINT8, [3])],
-     out_type=T.INT32)
-save("conv_integer_zero_point", "ConvInteger",
-     [("x", T.UINT8, [1, 2, 5, 5]), ("w", T.UINT8, [4, 2, 3, 3]), ("xz", T.UINT8, []),
-      ("wz", T.UINT8, [3])], out_type=T.INT32)
 # Legal, however large.
 save("conv_pads_large", "Conv", [X, W], pads=[1000, 0, 0, 1000])

@@ -4,7 +4,7 @@ onnx.reference's outputs, into argv[1]/<name> in the backend-test layout
 integer, f64 and f16 elements, batched MatMul with broadcast batches, Gemm
 with a broadcast C, 1-D and 3-D Conv with groups and dilations, MaxPool's
 Indices in column-major order, 1-D and 3-D pools with ceil_mode, the
-per-row / per-channel zero points of MatMulInteger and ConvInteger, and
+per-column / per-channel zero points of MatMulInteger and ConvInteger, and
 DeformConv with groups, offset groups, a mask and offsets leaving the image.
 
   python make_linalg_convpool_models.py OUT_DIR [NAME...]
@@ -66,14 +66,14 @@ def matmuls():
 
 def integer_products():
     model("matmul_conv_integer", 21, [
-        # Per-row zero point of A in N-D form, per-column of B.
+        # A scalar zero point for A, one per column of B.
         node("MatMulInteger", ["a", "b", "az", "bz"], ["mm"]),
         # int8 input, per-output-channel weight zero points, groups, pads.
         node("ConvInteger", ["x", "w", "xz", "wz"], ["conv"], group=2, pads=[1, 0, 0, 1],
              strides=[2, 1]),
     ], ["mm", "conv"], {
         "a": randi(0, 256, 2, 3, 4, dtype=np.uint8), "b": randi(-128, 128, 4, 5, dtype=np.int8),
-        "az": randi(0, 256, 2, 3, 1, dtype=np.uint8), "bz": randi(-128, 128, 5, dtype=np.int8),
+        "az": np.array(131, np.uint8), "bz": randi(-128, 128, 5, dtype=np.int8),
         "x": randi(-128, 128, 1, 4, 5, 6, dtype=np.int8),
         "w": randi(0, 256, 6, 2, 3, 2, dtype=np.uint8),
         "xz": np.array(-3, np.int8), "wz": randi(0, 256, 6, dtype=np.uint8)})

@@ -1,0 +1,94 @@
+//===- RecurrentPatterns.cpp - RNN, GRU, LSTM to their kernels ------------===//
+//
+// Each layer becomes one kernel op with the same operands and results; the
+// kernel's attributes are the onnx op's with hidden_size made explicit
+// (from R's shape when the model leaves it out).
+//
+//===----------------------------------------------------------------------===//
+#include "passes/LowerToKernel/Patterns.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+using namespace mlir;
+
+namespace onnxcc {
+namespace o = ::onnxcc::onnx;
+namespace k = ::onnxcc::kernel;
+
+namespace {
+
+/// The element types the recurrent kernels compute with.
+LogicalResult checkRecurrentTypes(Operation *op, PatternRewriter &rewriter) {
+  Type et = getElementTypeOrSelf(op->getOperand(0).getType());
+  if (et.isF32() || et.isF64() || et.isF16() || et.isBF16())
+    return success();
+  return rewriter.notifyMatchFailure(op, [&](Diagnostic &d) {
+    d << "elements of type " << et
+      << " are not supported here (f16, bf16, f32, f64)";
+  });
+}
+
+/// hidden_size: the attribute, or R's last dimension.
+IntegerAttr hiddenSize(Operation *op, Value r, std::optional<uint64_t> attr,
+                       PatternRewriter &rewriter) {
+  int64_t h = attr ? (int64_t)*attr
+                   : cast<ShapedType>(r.getType()).getShape().back();
+  return rewriter.getI64IntegerAttr(h);
+}
+
+struct RNNPattern : OpRewritePattern<o::RNNOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::RNNOp op, PatternRewriter &rewriter) const override {
+    if (failed(checkRecurrentTypes(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<k::RNNOp>(
+        op, op->getResultTypes(), op.getX(), op.getW(), op.getR(), op.getB(),
+        op.getSequenceLens(), op.getInitialH(), op.getActivationsAttr(),
+        op.getActivationAlphaAttr(), op.getActivationBetaAttr(),
+        op.getClipAttr(), rewriter.getStringAttr(op.getDirection()),
+        hiddenSize(op, op.getR(), op.getHiddenSize(), rewriter),
+        rewriter.getI64IntegerAttr(op.getLayout()));
+    return success();
+  }
+};
+
+struct GRUPattern : OpRewritePattern<o::GRUOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::GRUOp op, PatternRewriter &rewriter) const override {
+    if (failed(checkRecurrentTypes(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<k::GRUOp>(
+        op, op->getResultTypes(), op.getX(), op.getW(), op.getR(), op.getB(),
+        op.getSequenceLens(), op.getInitialH(), op.getActivationsAttr(),
+        op.getActivationAlphaAttr(), op.getActivationBetaAttr(),
+        op.getClipAttr(), rewriter.getStringAttr(op.getDirection()),
+        hiddenSize(op, op.getR(), op.getHiddenSize(), rewriter),
+        rewriter.getI64IntegerAttr(op.getLayout()),
+        rewriter.getBoolAttr(op.getLinearBeforeReset() != 0));
+    return success();
+  }
+};
+
+struct LSTMPattern : OpRewritePattern<o::LSTMOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::LSTMOp op, PatternRewriter &rewriter) const override {
+    if (failed(checkRecurrentTypes(op, rewriter)))
+      return failure();
+    rewriter.replaceOpWithNewOp<k::LSTMOp>(
+        op, op->getResultTypes(), op.getX(), op.getW(), op.getR(), op.getB(),
+        op.getSequenceLens(), op.getInitialH(), op.getInitialC(), op.getP(),
+        op.getActivationsAttr(), op.getActivationAlphaAttr(),
+        op.getActivationBetaAttr(), op.getClipAttr(), rewriter.getStringAttr(op.getDirection()),
+        hiddenSize(op, op.getR(), op.getHiddenSize(), rewriter),
+        rewriter.getI64IntegerAttr(op.getLayout()), rewriter.getBoolAttr(op.getInputForget() != 0));
+    return success();
+  }
+};
+
+} // namespace
+
+void populateRecurrentPatterns(RewritePatternSet &patterns) {
+  patterns.add<RNNPattern, GRUPattern, LSTMPattern>(patterns.getContext());
+}
+
+} // namespace onnxcc
