@@ -53,6 +53,8 @@ const KernelPrinterTable &kernelPrinters();
 
 // The families (one file each).
 void addCorePrinters(KernelPrinterTable &table); // KernelPrinters.cpp
+void addLinalgPrinters(KernelPrinterTable &table); // LinalgPrinters.cpp
+void addConvPoolPrinters(KernelPrinterTable &table); // ConvPoolPrinters.cpp
 void addRecurrentPrinters(KernelPrinterTable &table);
 void addQuantizationPrinters(KernelPrinterTable &table);
 void addDataMovementPrinters(KernelPrinterTable &table); // DataMovementPrinters.cpp

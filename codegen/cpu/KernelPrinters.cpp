@@ -5,8 +5,8 @@
 // template arguments and typed pointers into the planned buffers; a
 // comment above it names the ONNX nodes it came from (escaped: the names
 // are the model's). This file has the table, the emitter's half of the
-// PrintContext, and the printers of the core kernels (GEMM, convolution,
-// pooling, elementwise loops, concat, transpose, softmax).
+// PrintContext, and the printers of the core kernels (elementwise loops,
+// concat, transpose, softmax).
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/Emitter.h"
@@ -82,76 +82,6 @@ std::string Emitter::ptr(Value v) {
                      << " no buffer (run --onnxcc-plan-memory before emission)";
   unplanned = true;
   return "nullptr";
-}
-
-static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
-                                 k::GemmOp op) {
-  auto a = cast<ShapedType>(op.getA().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  int64_t m = y[0], n = y[1], kk = op.getTransA() ? a[0] : a[1];
-  int64_t rs = 0, cs = 0;
-  if (op.getC()) {
-    auto c = cast<ShapedType>(op.getC().getType()).getShape();
-    if (c.size() == 1)
-      cs = c[0] == 1 ? 0 : 1;
-    else if (c.size() == 2) {
-      cs = c[1] == 1 ? 0 : 1;
-      rs = c[0] == 1 ? 0 : c[1];
-    }
-  }
-  os << "onnxcc::rt::gemm<" << m << ", " << n << ", " << kk << ", "
-     << (op.getTransA() ? "true" : "false") << ", "
-     << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
-     << (op.getC() ? "true" : "false") << ">(\n";
-  os.indent().indent();
-  os << c.ptr(op.getA()) << ", " << c.ptr(op.getB()) << ",\n"
-     << (op.getC() ? c.ptr(op.getC()) : "nullptr") << ", "
-     << formatFloat(op.getAlpha().convertToFloat()) << ", "
-     << formatFloat(op.getBeta().convertToFloat()) << ", " << c.ptr(op.getResult())
-     << ",\n";
-  LogicalResult printed = c.epilogue(os, op.getEpilogue());
-  os << ");\n";
-  os.unindent().unindent();
-  return printed;
-}
-
-static LogicalResult printConv(PrintContext &c, raw_indented_ostream &os,
-                                 k::Conv2dOp op) {
-  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
-  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
-  os << "onnxcc::rt::conv2d<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
-     << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
-     << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
-     << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
-     << op.getGroup() << ">>(\n";
-  os.indent().indent();
-  os << c.ptr(op.getInput()) << ", " << c.ptr(op.getWeight()) << ", "
-     << c.ptr(op.getBias()) << ",\n" << c.ptr(op.getResult()) << ", ";
-  os << c.scratch(op) << ",\n";
-  LogicalResult printed = c.epilogue(os, op.getEpilogue());
-  os << ");\n";
-  os.unindent().unindent();
-  return printed;
-}
-
-static LogicalResult printPool(PrintContext &c, raw_indented_ostream &os,
-                                 k::Pool2dOp op) {
-  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
-  auto y = cast<ShapedType>(op.getType()).getShape();
-  auto kk = op.getKernelShape(), p = op.getPads(), s = op.getStrides(),
-       d = op.getDilations();
-  bool isMax = op.getKind() == "max";
-  os << "onnxcc::rt::" << (isMax ? "max_pool2d<" : "avg_pool2d<") << x[0] * x[1]
-     << ", " << x[2] << ", " << x[3] << ", " << y[2] << ", " << y[3] << ", "
-     << kk[0] << ", " << kk[1] << ", " << s[0] << ", " << s[1] << ", " << p[0]
-     << ", " << p[1] << ", " << p[2] << ", " << p[3] << ", " << d[0] << ", "
-     << d[1];
-  if (!isMax)
-    os << ", " << (op.getCountIncludePad() ? "true" : "false");
-  os << ">(" << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
-  return success();
 }
 
 /// Element strides of `in` when broadcast to an output of rank `rank` (0
@@ -303,17 +233,6 @@ LogicalResult Emitter::emitOp(raw_indented_ostream &os, Operation *op) {
   return it->second(*this, os, op);
 }
 
-static LogicalResult printGlobalAvgPool(PrintContext &c, raw_indented_ostream &os,
-                                        k::GlobalAvgPoolOp op) {
-  auto x = staticShape(op.getInput());
-  int64_t spatial = 1;
-  for (size_t d = 2; d < x.size(); ++d)
-    spatial *= x[d];
-  os << "onnxcc::rt::global_avg_pool<" << x[0] * x[1] << ", " << spatial << ">("
-     << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
-  return success();
-}
-
 static LogicalResult printSoftmax(PrintContext &c, raw_indented_ostream &os,
                                   k::SoftmaxOp op) {
   auto x = staticShape(op.getResult());
@@ -328,13 +247,9 @@ static LogicalResult printSoftmax(PrintContext &c, raw_indented_ostream &os,
 }
 
 void addCorePrinters(KernelPrinterTable &t) {
-  addPrinter<k::GemmOp>(t, printGemm);
-  addPrinter<k::Conv2dOp>(t, printConv);
-  addPrinter<k::Pool2dOp>(t, printPool);
   addPrinter<k::ElementwiseOp>(t, printElementwise);
   addPrinter<k::ConcatOp>(t, printConcat);
   addPrinter<k::TransposeOp>(t, printTranspose);
-  addPrinter<k::GlobalAvgPoolOp>(t, printGlobalAvgPool);
   addPrinter<k::SoftmaxOp>(t, printSoftmax);
 }
 
@@ -342,6 +257,8 @@ const KernelPrinterTable &kernelPrinters() {
   static const KernelPrinterTable table = [] {
     KernelPrinterTable t;
     addCorePrinters(t);
+    addLinalgPrinters(t);
+    addConvPoolPrinters(t);
     addRecurrentPrinters(t);
     addQuantizationPrinters(t);
     addDataMovementPrinters(t);

@@ -145,83 +145,6 @@ LogicalResult NodeContext::arity(unsigned min, unsigned max) const {
   return success();
 }
 
-static LogicalResult importGemm(NodeContext &n) {
-  if (failed(n.arity(2, 3)))
-    return failure();
-  n.results.push_back(o::GemmOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
-      n.operand(1), n.operand(2),
-      n.builder.getF32FloatAttr(n.getFloat("alpha", 1.0f)),
-      n.builder.getF32FloatAttr(n.getFloat("beta", 1.0f)),
-      n.builder.getI64IntegerAttr(n.getInt("transA", 0)),
-      n.builder.getI64IntegerAttr(n.getInt("transB", 0))));
-  return success();
-}
-
-static LogicalResult importMatMul(NodeContext &n) {
-  if (failed(n.arity(2, 2)))
-    return failure();
-  n.results.push_back(o::MatMulOp::create(n.builder, n.loc,
-                                          n.unrankedLike(n.operand(0)),
-                                          n.operand(0), n.operand(1)));
-  return success();
-}
-
-/// kernel_shape, pads, strides and dilations with ONNX's defaults.
-struct Window {
-  SmallVector<int64_t> kernel, pads, strides, dilations;
-};
-static FailureOr<Window> readWindow(NodeContext &n, Value weight) {
-  Window w;
-  w.kernel = n.getInts("kernel_shape");
-  if (w.kernel.empty() && weight)
-    if (auto t = dyn_cast<RankedTensorType>(weight.getType()))
-      if (t.getRank() >= 3)
-        w.kernel.assign(t.getShape().begin() + 2, t.getShape().end());
-  if (w.kernel.size() != 2)
-    return n.error("only 2-D windows are supported, got kernel_shape of rank " +
-                   Twine(w.kernel.size()));
-  w.pads = n.getInts("pads");
-  if (w.pads.empty())
-    w.pads.assign(4, 0);
-  w.strides = n.getInts("strides");
-  if (w.strides.empty())
-    w.strides.assign(2, 1);
-  w.dilations = n.getInts("dilations");
-  if (w.dilations.empty())
-    w.dilations.assign(2, 1);
-  return w;
-}
-
-static LogicalResult importConv(NodeContext &n) {
-  if (failed(n.arity(2, 3)))
-    return failure();
-  auto w = readWindow(n, n.operand(1));
-  if (failed(w))
-    return failure();
-  n.results.push_back(o::ConvOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
-      n.operand(1), n.operand(2), w->kernel, w->pads, w->strides, w->dilations,
-      n.getInt("group", 1), n.getString("auto_pad", "NOTSET")));
-  return success();
-}
-
-template <typename OpTy>
-static LogicalResult importPool(NodeContext &n) {
-  if (failed(n.arity(1, 1)))
-    return failure();
-  if (n.node.output_size() > 1)
-    return n.error("the optional Indices output is not supported");
-  auto w = readWindow(n, Value());
-  if (failed(w))
-    return failure();
-  n.results.push_back(OpTy::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0), w->kernel,
-      w->pads, w->strides, w->dilations, n.getInt("ceil_mode", 0),
-      n.getInt("count_include_pad", 0), n.getString("auto_pad", "NOTSET")));
-  return success();
-}
-
 static LogicalResult importBatchNorm(NodeContext &n) {
   if (failed(n.arity(5, 5)))
     return failure();
@@ -255,14 +178,6 @@ static LogicalResult importSoftmax(NodeContext &n) {
                                    /*start=*/0, /*end=*/IntegerAttr());
   n.results.push_back(o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(x),
                                            soft, shape, /*allowzero=*/0));
-  return success();
-}
-
-static LogicalResult importGlobalAveragePool(NodeContext &n) {
-  if (failed(n.arity(1, 1)))
-    return failure();
-  n.results.push_back(o::GlobalAveragePoolOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
   return success();
 }
 
@@ -438,19 +353,13 @@ static LogicalResult importDropout(NodeContext &n) {
 const llvm::StringMap<OpImportFn> &opImporters() {
   static const llvm::StringMap<OpImportFn> table = [] {
     llvm::StringMap<OpImportFn> t = {
-        {"AveragePool", importPool<o::AveragePoolOp>},
         {"BatchNormalization", importBatchNorm},
         {"Concat", importConcat},
         {"Constant", importConstant},
-        {"Conv", importConv},
         {"Dropout", importDropout},
         {"Flatten", importFlatten},
         {"Gather", importGather},
-        {"Gemm", importGemm},
-        {"GlobalAveragePool", importGlobalAveragePool},
         {"Identity", importIdentity},
-        {"MatMul", importMatMul},
-        {"MaxPool", importPool<o::MaxPoolOp>},
         {"Reshape", importReshape},
         {"Shape", importShape},
         {"Softmax", importSoftmax},
@@ -459,6 +368,8 @@ const llvm::StringMap<OpImportFn> &opImporters() {
         {"Unsqueeze", importUnsqueeze},
     };
     addElementwiseImporters(t);
+    addLinalgImporters(t);
+    addConvPoolImporters(t);
     addRecurrentImporters(t);
     addQuantizationImporters(t);
     addDataMovementImporters(t);

@@ -66,6 +66,8 @@ const llvm::StringMap<OpImportFn> &opImporters();
 /// The builders of one op family (ElementwiseImporters.cpp, ...), added to
 /// the table.
 void addElementwiseImporters(llvm::StringMap<OpImportFn> &table);
+void addLinalgImporters(llvm::StringMap<OpImportFn> &table);
+void addConvPoolImporters(llvm::StringMap<OpImportFn> &table);
 void addRecurrentImporters(llvm::StringMap<OpImportFn> &table);
 void addQuantizationImporters(llvm::StringMap<OpImportFn> &table);
 void addDataMovementImporters(llvm::StringMap<OpImportFn> &table);

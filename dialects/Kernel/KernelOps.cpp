@@ -140,13 +140,6 @@ int64_t Conv2dOp::getScratchElements() {
 
 int64_t Conv2dOp::getScratchBytes() { return getScratchElements() * 4; }
 
-LogicalResult Pool2dOp::verify() {
-  if (getKind() != "max" && getKind() != "avg")
-    return emitOpError() << "kind must be \"max\" or \"avg\", got \""
-                         << getKind() << "\"";
-  return success();
-}
-
 LogicalResult ElementwiseOp::verify() {
   auto out = cast<ShapedType>(getType()).getShape();
   for (Value in : getInputs()) {

@@ -101,34 +101,6 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
   }];
 }
 
-def Kernel_Pool2dOp : Kernel_Op<"pool2d", [Pure]> {
-  let summary = "2-D max or average pooling (NCHW)";
-  let description = [{
-    ```mlir
-    %y = kernel.pool2d %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, count_include_pad = false} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
-    ```
-  }];
-  let arguments = (ins StaticTensor:$input, StrAttr:$kind,
-                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                   BoolAttr:$count_include_pad);
-  let results = (outs StaticTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-  let hasVerifier = 1;
-}
-
-def Kernel_GlobalAvgPoolOp : Kernel_Op<"global_avg_pool", [Pure]> {
-  let summary = "mean over the trailing spatial extent of each channel";
-  let description = [{
-    ```mlir
-    %y = kernel.global_avg_pool %x : (tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32>
-    ```
-  }];
-  let arguments = (ins StaticTensor:$input);
-  let results = (outs StaticTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
 def Kernel_ElementwiseOp : Kernel_Op<"elementwise", [Pure, IsolatedFromAbove]> {
   let summary = "one loop applying a scalar body to broadcast inputs";
   let description = [{
@@ -203,6 +175,8 @@ def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
+include "dialects/Kernel/LinalgKernelOps.td"
+include "dialects/Kernel/ConvPoolKernelOps.td"
 include "dialects/Kernel/RecurrentKernelOps.td"
 include "dialects/Kernel/QuantizationKernelOps.td"
 include "dialects/Kernel/DataMovementKernelOps.td"

@@ -11,6 +11,8 @@
 
 include "dialects/Onnx/OnnxBase.td"
 include "dialects/Onnx/ElementwiseOps.td"
+include "dialects/Onnx/LinalgOps.td"
+include "dialects/Onnx/ConvPoolOps.td"
 include "dialects/Onnx/RecurrentOps.td"
 include "dialects/Onnx/QuantizationOps.td"
 include "dialects/Onnx/DataMovementOps.td"
@@ -40,60 +42,8 @@ def Onnx_ConstantOp : Onnx_Op<"constant", [ConstantLike, AllTypesMatch<["value",
 }
 
 //===----------------------------------------------------------------------===//
-// Linear algebra
+// Normalisation
 //===----------------------------------------------------------------------===//
-
-def Onnx_GemmOp : Onnx_InferredOp<"gemm"> {
-  let summary = "general matrix multiply: alpha * A' * B' + beta * C";
-  let description = [{
-    ```mlir
-    %y = onnx.gemm %a, %b, %c {trans_b = 1 : i64} : (tensor<1x784xf32>, tensor<256x784xf32>, tensor<256xf32>) -> tensor<1x256xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$a, AnyTensor:$b, Optional<AnyTensor>:$c,
-                   DefaultValuedAttr<F32Attr, "1.0">:$alpha,
-                   DefaultValuedAttr<F32Attr, "1.0">:$beta,
-                   DefaultValuedAttr<I64Attr, "0">:$trans_a,
-                   DefaultValuedAttr<I64Attr, "0">:$trans_b);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$a `,` $b (`,` $c^)? attr-dict `:` functional-type(operands, results)";
-}
-
-def Onnx_MatMulOp : Onnx_InferredOp<"matmul"> {
-  let summary = "numpy matmul (2-D and batched)";
-  let description = [{
-    ```mlir
-    %y = onnx.matmul %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$a, AnyTensor:$b);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
-}
-
-//===----------------------------------------------------------------------===//
-// Convolution and normalisation
-//===----------------------------------------------------------------------===//
-
-def Onnx_ConvOp : Onnx_InferredOp<"conv"> {
-  let summary = "2-D convolution (NCHW), grouped and dilated";
-  let description = [{
-    `pads` is [top, left, bottom, right]; `auto_pad` is resolved to explicit
-    pads by the importer.
-
-    ```mlir
-    %y = onnx.conv %x, %w, %b {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input, AnyTensor:$weight,
-                   Optional<AnyTensor>:$bias,
-                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "1">:$group,
-                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input `,` $weight (`,` $bias^)? attr-dict `:` functional-type(operands, results)";
-}
 
 def Onnx_BatchNormalizationOp : Onnx_InferredOp<"batch_normalization"> {
   let summary = "inference-mode batch normalisation";
@@ -119,45 +69,6 @@ def Onnx_SoftmaxOp : Onnx_InferredOp<"softmax"> {
     ```
   }];
   let arguments = (ins AnyTensor:$input, DefaultValuedAttr<I64Attr, "-1">:$axis);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
-//===----------------------------------------------------------------------===//
-// Pooling family
-//===----------------------------------------------------------------------===//
-
-class Onnx_PoolOp<string mnemonic, string onnxName> : Onnx_InferredOp<mnemonic> {
-  let summary = "2-D " # onnxName;
-  let description = [{
-    ONNX `}] # onnxName # [{` on NCHW input. `pads` is [top, left, bottom,
-    right]; `ceil_mode` rounds the output size up.
-
-    ```mlir
-    %y = onnx.}] # mnemonic # [{ %x {kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input,
-                   DenseI64ArrayAttr:$kernel_shape, DenseI64ArrayAttr:$pads,
-                   DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
-                   DefaultValuedAttr<I64Attr, "0">:$ceil_mode,
-                   DefaultValuedAttr<I64Attr, "0">:$count_include_pad,
-                   DefaultValuedAttr<StrAttr, "\"NOTSET\"">:$auto_pad);
-  let results = (outs AnyTensor:$output);
-  let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
-}
-
-def Onnx_MaxPoolOp : Onnx_PoolOp<"max_pool", "MaxPool">;
-def Onnx_AveragePoolOp : Onnx_PoolOp<"average_pool", "AveragePool">;
-
-def Onnx_GlobalAveragePoolOp : Onnx_InferredOp<"global_average_pool"> {
-  let summary = "mean over all spatial positions";
-  let description = [{
-    ```mlir
-    %y = onnx.global_average_pool %x : (tensor<1x4x7x7xf32>) -> tensor<1x4x1x1xf32>
-    ```
-  }];
-  let arguments = (ins AnyTensor:$input);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }

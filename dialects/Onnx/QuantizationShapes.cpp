@@ -1,7 +1,9 @@
 //===- QuantizationShapes.cpp - type rules of the quantised ops -----------===//
 #include "dialects/Onnx/QuantizationShapes.h"
 
+#include "dialects/Onnx/ConvPoolShapes.h"
 #include "dialects/Onnx/InferTypes.h"
+#include "dialects/Onnx/LinalgShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "dialects/Onnx/TensorLimits.h"
 #include "mlir/IR/BuiltinTypes.h"

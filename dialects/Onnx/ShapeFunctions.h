@@ -13,6 +13,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include <optional>
+#include <string>
 
 namespace onnxcc {
 
@@ -22,33 +23,6 @@ using OptLoc = std::optional<mlir::Location>;
 /// ONNX "Broadcasting in ONNX": multidirectional (numpy) broadcasting.
 mlir::FailureOr<Shape> inferBroadcastShape(OptLoc loc, llvm::ArrayRef<int64_t> a,
                                            llvm::ArrayRef<int64_t> b);
-/// ONNX Gemm: A' is MxK, B' is KxN, result MxN.
-mlir::FailureOr<Shape> inferGemmShape(OptLoc loc, llvm::ArrayRef<int64_t> a,
-                                      llvm::ArrayRef<int64_t> b, bool transA,
-                                      bool transB);
-/// ONNX MatMul: numpy.matmul with 1-D promotion and batch broadcasting.
-mlir::FailureOr<Shape> inferMatMulShape(OptLoc loc, llvm::ArrayRef<int64_t> a,
-                                        llvm::ArrayRef<int64_t> b);
-/// ONNX auto_pad for Conv and the pools: the explicit [top, left, bottom,
-/// right] pads for a static NCHW input. NOTSET returns `pads` unchanged.
-mlir::FailureOr<Shape> resolveAutoPad(OptLoc loc, llvm::StringRef autoPad,
-                                      llvm::ArrayRef<int64_t> x,
-                                      llvm::ArrayRef<int64_t> kernel,
-                                      llvm::ArrayRef<int64_t> pads,
-                                      llvm::ArrayRef<int64_t> strides,
-                                      llvm::ArrayRef<int64_t> dilations);
-/// ONNX Conv (2-D, NCHW): out = floor((in + pads - dil*(k-1) - 1)/stride) + 1.
-mlir::FailureOr<Shape>
-inferConvShape(OptLoc loc, llvm::ArrayRef<int64_t> x, llvm::ArrayRef<int64_t> w,
-               llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> pads,
-               llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
-               int64_t group);
-/// ONNX MaxPool/AveragePool (2-D, NCHW), with ceil_mode.
-mlir::FailureOr<Shape>
-inferPoolShape(OptLoc loc, llvm::ArrayRef<int64_t> x,
-               llvm::ArrayRef<int64_t> kernel, llvm::ArrayRef<int64_t> pads,
-               llvm::ArrayRef<int64_t> strides, llvm::ArrayRef<int64_t> dilations,
-               bool ceilMode);
 /// ONNX Concat: all dims but `axis` equal.
 mlir::FailureOr<Shape> inferConcatShape(OptLoc loc,
                                         llvm::ArrayRef<llvm::ArrayRef<int64_t>> in,
@@ -73,6 +47,11 @@ mlir::FailureOr<Shape> inferTransposeShape(OptLoc loc, llvm::ArrayRef<int64_t> i
 mlir::FailureOr<Shape> inferGatherShape(OptLoc loc, llvm::ArrayRef<int64_t> data,
                                         llvm::ArrayRef<int64_t> indices,
                                         int64_t axis);
+
+/// A shape for an error message, [1, 3, ?, 224] (long ones shortened).
+std::string formatShape(llvm::ArrayRef<int64_t> shape);
+/// Attribute or constant values for an error message, [1, 2, ...].
+std::string formatValues(llvm::ArrayRef<int64_t> values);
 
 /// Normalises a possibly negative axis into [0, rank); fails outside
 /// [-rank, rank).

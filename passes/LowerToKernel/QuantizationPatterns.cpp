@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
+#include "dialects/Onnx/ConvPoolShapes.h"
 #include "dialects/Onnx/QuantizationShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/TypeUtilities.h"

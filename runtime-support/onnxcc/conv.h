@@ -1,15 +1,27 @@
-//===- conv.h - fixed-shape 2-D convolution ---------------------*- C++ -*-===//
+//===- conv.h - fixed-shape convolutions ------------------------*- C++ -*-===//
 //
-// NCHW convolution as GEMM per image and group: Y_g = W_g * col(X_g), where
-// col() is im2col into the caller's scratch (planned in the arena). A 1x1,
-// stride-1, unpadded convolution multiplies the input directly.
+// conv2d(): f32 NCHW convolution as GEMM per image and group: Y_g = W_g *
+// col(X_g), where col() is im2col into the caller's scratch (planned in the
+// arena). A 1x1, stride-1, unpadded convolution multiplies the input
+// directly.
+//
+// conv_direct(): any numeric type, 1 to 3 axes (`axis`, window.h), each
+// output the sum over its window's taps inside the input, in accum_t
+// (linalg.h: compute_t for floats, wrapping unsigned for integers).
+// conv_transpose() and col2im(): scatters, each input row added to the
+// output row its tap reaches, the rows in range computed per tap
+// (scatter_range); they accumulate in T, so 16-bit floats come as f32.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_CONV_H
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/linalg.h"
+#include "onnxcc/types.h"
 #include "onnxcc/window.h"
+
+#include <cmath>
 
 namespace onnxcc {
 namespace rt {
@@ -81,6 +93,192 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
           w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
           y + (n * S::O + g * S::Og) * S::P, epi);
     }
+}
+
+/// y[n][o] = bias[o] + sum over c of group(o), taps in range of
+/// x[n][c] * w[o][c]; w is [O, C/G, KD, KH, KW].
+template <int64_t N, int64_t C, int64_t O, int64_t G, typename AD, typename AH,
+          typename AW, bool HasBias, typename T>
+inline void conv_direct(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                        const T *bias, T *ONNXCC_RESTRICT y) {
+  using Acc = accum_t<T>; // integers wrap (unsigned), floats as compute_t
+  constexpr int64_t Cg = C / G, Og = O / G;
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      const T *wo = w + o * Cg * KS;
+      const T *xg = x + (n * C + o / Og * Cg) * XS;
+      T *yo = y + (n * O + o) * YS;
+      const Acc b = HasBias ? Acc(bias[o]) : Acc(0);
+      for_each_window3<AD, AH, AW>(
+          [&](int64_t od, int64_t oh, int64_t ow, index_range rd,
+              index_range rh, index_range rw) ONNXCC_INLINE_LAMBDA {
+            const int64_t at =
+                ((od * AD::S - AD::P) * AH::In + oh * AH::S - AH::P) * AW::In +
+                ow * AW::S - AW::P;
+            Acc s = b;
+            for (int64_t c = 0; c < Cg; ++c) {
+              const T *xc = xg + c * XS;
+              const T *wc = wo + c * KS;
+              for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+                for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+                  for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+                    s += Acc(xc[at + (kd * AD::D * AH::In + kh * AH::D) * AW::In +
+                                kw * AW::D]) *
+                         Acc(wc[(kd * AH::K + kh) * AW::K + kw]);
+            }
+            yo[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(s);
+          });
+    }
+}
+
+/// x[h][w] of an H x W image sampled bilinearly at (h, w), 0 outside it
+/// (ONNX GridSample's zeros padding with align_corners). Reads only
+/// clamped indices: a corner outside the image gets weight 0, and a point
+/// not strictly inside (-1, H) x (-1, W), NaN included, is 0 before any
+/// float-to-int conversion.
+template <int64_t H, int64_t W, typename C, typename T>
+ONNXCC_INLINE C bilinear_zero(const T *ONNXCC_RESTRICT x, C h, C w) {
+  if (!(h > C(-1) && h < C(H) && w > C(-1) && w < C(W)))
+    return C(0);
+  const C hf = std::floor(h), wf = std::floor(w);
+  const int64_t h0 = static_cast<int64_t>(hf), w0 = static_cast<int64_t>(wf);
+  const C lh = h - hf, lw = w - wf;
+  C s = C(0);
+  for (int64_t dy = 0; dy < 2; ++dy)
+    for (int64_t dx = 0; dx < 2; ++dx) {
+      const int64_t yy = h0 + dy, xx = w0 + dx;
+      const bool inside = yy >= 0 && yy < H && xx >= 0 && xx < W;
+      const int64_t yc = yy < 0 ? 0 : yy >= H ? H - 1 : yy;
+      const int64_t xc = xx < 0 ? 0 : xx >= W ? W - 1 : xx;
+      const C wt = (dy ? lh : C(1) - lh) * (dx ? lw : C(1) - lw);
+      s += inside ? wt * C(x[yc * W + xc]) : C(0);
+    }
+  return s;
+}
+
+/// ONNX DeformConv over 2 axes: tap (i, j) of output (oy, ox) reads
+/// bilinear_zero(oy*SH - PT + i*DH + dy, ox*SW - PL + j*DW + dx), the
+/// offsets (dy, dx) from offset[n][((og*KH + i)*KW + j)*2 + {0, 1}][oy][ox]
+/// for input channel c's offset group og = c / (C/OG), times
+/// mask[n][(og*KH + i)*KW + j][oy][ox] when HasMask. Floats only.
+template <int64_t N, int64_t C, int64_t H, int64_t W, int64_t O, int64_t G,
+          int64_t OG, int64_t KH, int64_t KW, int64_t OH, int64_t OW, int64_t SH,
+          int64_t SW, int64_t PT, int64_t PL, int64_t DH, int64_t DW,
+          bool HasBias, bool HasMask, typename T>
+inline void deform_conv2d(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                          const T *ONNXCC_RESTRICT offset, const T *mask,
+                          const T *bias, T *ONNXCC_RESTRICT y) {
+  using Acc = compute_t<T>;
+  constexpr int64_t Cg = C / G, Og = O / G, Cog = C / OG, OS = OH * OW;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t o = 0; o < O; ++o) {
+      const int64_t g = o / Og;
+      for (int64_t oy = 0; oy < OH; ++oy)
+        for (int64_t ox = 0; ox < OW; ++ox) {
+          const int64_t at = oy * OW + ox;
+          Acc s = HasBias ? Acc(bias[o]) : Acc(0);
+          for (int64_t c = 0; c < Cg; ++c) {
+            const int64_t ci = g * Cg + c, og = ci / Cog;
+            const T *xc = x + (n * C + ci) * H * W;
+            const T *wc = w + (o * Cg + c) * KH * KW;
+            for (int64_t i = 0; i < KH; ++i)
+              for (int64_t j = 0; j < KW; ++j) {
+                const int64_t tap = (og * KH + i) * KW + j;
+                const T *off = offset + (n * OG * KH * KW * 2 + tap * 2) * OS + at;
+                const Acc hy = Acc(oy * SH - PT + i * DH) + Acc(off[0]);
+                const Acc wx = Acc(ox * SW - PL + j * DW) + Acc(off[OS]);
+                Acc v = bilinear_zero<H, W>(xc, hy, wx);
+                if (HasMask)
+                  v *= Acc(mask[(n * OG * KH * KW + tap) * OS + at]);
+                s += Acc(wc[i * KW + j]) * v;
+              }
+          }
+          y[(n * O + o) * OS + at] = store_as<T>(s);
+        }
+    }
+}
+
+/// Transposed convolution: y = bias, then for each input element and tap,
+/// y[n][o][i*S - P + k*D] += x[n][c][i] * w[c][o % (O/G)][k] for c in
+/// group(o); w is [C, O/G, KD, KH, KW]; the axes' In are the input extents,
+/// Out the output extents.
+template <int64_t N, int64_t C, int64_t O, int64_t G, typename AD, typename AH,
+          typename AW, bool HasBias, typename T>
+inline void conv_transpose(const T *ONNXCC_RESTRICT x, const T *ONNXCC_RESTRICT w,
+                           const T *bias, T *ONNXCC_RESTRICT y) {
+  constexpr int64_t Cg = C / G, Og = O / G;
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t no = 0; no < N * O; ++no)
+    for (int64_t i = 0; i < YS; ++i)
+      y[no * YS + i] = HasBias ? bias[no % O] : T(0);
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c) {
+      const int64_t g = c / Cg;
+      const T *xc = x + (n * C + c) * XS;
+      for (int64_t o = 0; o < Og; ++o) {
+        const T *wc = w + (c * Og + o) * KS;
+        T *yo = y + (n * O + g * Og + o) * YS;
+        for (int64_t kd = 0; kd < AD::K; ++kd) {
+          const index_range rd = scatter_range<AD>(kd);
+          for (int64_t kh = 0; kh < AH::K; ++kh) {
+            const index_range rh = scatter_range<AH>(kh);
+            for (int64_t kw = 0; kw < AW::K; ++kw) {
+              const index_range rw = scatter_range<AW>(kw);
+              const T wv = wc[(kd * AH::K + kh) * AW::K + kw];
+              for (int64_t id = rd.lo; id < rd.hi; ++id)
+                for (int64_t ih = rh.lo; ih < rh.hi; ++ih) {
+                  const int64_t row =
+                      ((id * AD::S - AD::P + kd * AD::D) * AH::Out + ih * AH::S -
+                       AH::P + kh * AH::D) * AW::Out + kw * AW::D - AW::P;
+                  const T *xr = xc + (id * AH::In + ih) * AW::In;
+                  for (int64_t iw = rw.lo; iw < rw.hi; ++iw)
+                    yo[row + iw * AW::S] += wv * xr[iw];
+                }
+            }
+          }
+        }
+      }
+    }
+}
+
+/// The inverse of im2col: x is [NC * KD*KH*KW, blocks] (blocks = the axes'
+/// In, the window positions), y [NC, image] (the axes' Out); block element
+/// k of position b is added to image element b*S - P + k*D when that is
+/// inside the image.
+template <int64_t NC, typename AD, typename AH, typename AW, typename T>
+inline void col2im(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  constexpr int64_t KS = AD::K * AH::K * AW::K;
+  constexpr int64_t BS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t i = 0; i < NC * YS; ++i)
+    y[i] = T(0);
+  for (int64_t c = 0; c < NC; ++c) {
+    T *yc = y + c * YS;
+    for (int64_t kd = 0; kd < AD::K; ++kd) {
+      const index_range rd = scatter_range<AD>(kd);
+      for (int64_t kh = 0; kh < AH::K; ++kh) {
+        const index_range rh = scatter_range<AH>(kh);
+        for (int64_t kw = 0; kw < AW::K; ++kw) {
+          const index_range rw = scatter_range<AW>(kw);
+          const T *xk = x + (c * KS + (kd * AH::K + kh) * AW::K + kw) * BS;
+          for (int64_t bd = rd.lo; bd < rd.hi; ++bd)
+            for (int64_t bh = rh.lo; bh < rh.hi; ++bh) {
+              const int64_t row =
+                  ((bd * AD::S - AD::P + kd * AD::D) * AH::Out + bh * AH::S -
+                   AH::P + kh * AH::D) * AW::Out + kw * AW::D - AW::P;
+              const T *xr = xk + (bd * AH::In + bh) * AW::In;
+              for (int64_t bw = rw.lo; bw < rw.hi; ++bw)
+                yc[row + bw * AW::S] += xr[bw];
+            }
+        }
+      }
+    }
+  }
 }
 
 } // namespace rt

@@ -1,101 +1,264 @@
-//===- pool.h - fixed-shape 2-D pooling -------------------------*- C++ -*-===//
+//===- pool.h - fixed-shape pooling over 1 to 3 axes ------------*- C++ -*-===//
 //
-// Max and average pooling over NCHW. Output sizes (ceil_mode included) are
-// decided by the compiler; windows are clamped to the padded input, so a
-// ceil_mode window hanging past the edge sees only real elements.
+// Max, average and Lp pooling over (N*C, D, H, W) with each axis described
+// by an `axis` (window.h); 1-D and 2-D pools pass unit_axis for the axes
+// they lack. Output sizes (ceil_mode included) are decided by the
+// compiler; windows are clamped to the input, so a ceil_mode window
+// hanging past the edge sees only real elements. Values compute in
+// compute_t<T> (float for the 16-bit floats).
 //
 // Windows are clamped per output and axis (in_bounds), not tested per tap,
 // the loop shape g++ 12 miscompiled in im2col (conv.h); the interior, where
 // no clamping is needed, gets constant trip counts and vectorizes.
 //
+// Also: the global pools, and max_unpool (a scatter to given indices).
+//
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_POOL_H
 #define ONNXCC_RUNTIME_POOL_H
 
+#include "onnxcc/types.h"
 #include "onnxcc/window.h"
+
+#include <limits>
+#include <type_traits>
 
 namespace onnxcc {
 namespace rt {
 
-/// Calls f(o, taps) for each output o in [0, Out) along one axis, taps being
-/// the k in [0, K) whose input o*S - P + k*D is inside [0, In). Between the
-/// edges that is every k, passed as the constant [0, K) so that the loops
-/// over it unroll and vectorize across outputs; that needs f inlined into
-/// all three loops, hence ONNXCC_INLINE_LAMBDA on the callers' lambdas.
-template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t P, int64_t D,
-          typename F>
-ONNXCC_INLINE void for_each_window(F f) {
-  constexpr index_range whole = in_bounds(-P, S, In - (K - 1) * D, Out);
-  for (int64_t o = 0; o < whole.lo; ++o)
-    f(o, in_bounds(o * S - P, D, In, K));
-  for (int64_t o = whole.lo; o < whole.hi; ++o)
-    f(o, index_range{0, K});
-  for (int64_t o = whole.hi; o < Out; ++o)
-    f(o, in_bounds(o * S - P, D, In, K));
+/// The identity of max: -inf for floats, the lowest value for integers.
+template <typename C> constexpr C lowest_of() {
+  if constexpr (std::numeric_limits<C>::has_infinity)
+    return -std::numeric_limits<C>::infinity();
+  else
+    return std::numeric_limits<C>::lowest();
 }
 
-template <int64_t NC, int64_t H, int64_t W, int64_t OH, int64_t OW,
-          int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t PT,
-          int64_t PL, int64_t PB, int64_t PR, int64_t DH, int64_t DW>
-inline void max_pool2d(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT y) {
+/// v != v without a self-comparison warning for integers.
+template <typename C> ONNXCC_INLINE bool is_nan_value(C v) {
+  if constexpr (std::is_floating_point<C>::value)
+    return v != v;
+  else
+    return false;
+}
+
+/// Element (d, h, w) of a window position's taps as an offset from its
+/// first (possibly padded) element.
+template <typename AD, typename AH, typename AW>
+ONNXCC_INLINE int64_t tap_offset(int64_t kd, int64_t kh, int64_t kw) {
+  return (kd * AD::D * AH::In + kh * AH::D) * AW::In + kw * AW::D;
+}
+
+/// The input offset of the (possibly padded) first tap of output (od, oh, ow).
+template <typename AD, typename AH, typename AW>
+ONNXCC_INLINE int64_t window_origin(int64_t od, int64_t oh, int64_t ow) {
+  return ((od * AD::S - AD::P) * AH::In + oh * AH::S - AH::P) * AW::In +
+         ow * AW::S - AW::P;
+}
+
+template <int64_t NC, typename AD, typename AH, typename AW, typename T>
+inline void max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
   for (int64_t c = 0; c < NC; ++c) {
-    const float *xc = x + c * H * W;
-    float *yc = y + c * OH * OW;
-    for_each_window<H, OH, KH, SH, PT, DH>(
-        [&](int64_t oh, index_range rows) ONNXCC_INLINE_LAMBDA {
-          for_each_window<W, OW, KW, SW, PL, DW>(
-              [&](int64_t ow, index_range cols) ONNXCC_INLINE_LAMBDA {
-                const int64_t at = (oh * SH - PT) * W + ow * SW - PL;
-                float m = -INFINITY;
-                for (int64_t kh = rows.lo; kh < rows.hi; ++kh)
-                  for (int64_t kw = cols.lo; kw < cols.hi; ++kw) {
-                    float v = xc[at + kh * DH * W + kw * DW];
-                    m = (v > m || v != v) ? v : m;
-                  }
-                yc[oh * OW + ow] = m;
-              });
+    const T *xc = x + c * XS;
+    T *yc = y + c * YS;
+    for_each_window3<AD, AH, AW>(
+        [&](int64_t od, int64_t oh, int64_t ow, index_range rd, index_range rh,
+            index_range rw) ONNXCC_INLINE_LAMBDA {
+          const int64_t at = window_origin<AD, AH, AW>(od, oh, ow);
+          C m = lowest_of<C>();
+          for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+                C v = C(xc[at + tap_offset<AD, AH, AW>(kd, kh, kw)]);
+                m = (v > m || is_nan_value(v)) ? v : m;
+              }
+          yc[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(m);
         });
   }
 }
 
-template <int64_t NC, int64_t H, int64_t W, int64_t OH, int64_t OW,
-          int64_t KH, int64_t KW, int64_t SH, int64_t SW, int64_t PT,
-          int64_t PL, int64_t PB, int64_t PR, int64_t DH, int64_t DW,
-          bool CountIncludePad>
-inline void avg_pool2d(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT y) {
-  constexpr int64_t HP = H + PT + PB, WP = W + PL + PR; // the padded image
+/// max_pool that also writes each maximum's flat input index: c * (D*H*W)
+/// + d*ISD + h*ISH + w*ISW, the strides giving row- or column-major order
+/// of the spatial dims. The first maximum wins a tie; a window without a
+/// tap in the input gives the lowest value and index -1.
+template <int64_t NC, typename AD, typename AH, typename AW, int64_t ISD,
+          int64_t ISH, int64_t ISW, typename T>
+inline void max_pool_indices(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y,
+                             int64_t *ONNXCC_RESTRICT indices) {
+  using C = compute_t<T>;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
   for (int64_t c = 0; c < NC; ++c) {
-    const float *xc = x + c * H * W;
-    float *yc = y + c * OH * OW;
-    for_each_window<H, OH, KH, SH, PT, DH>(
-        [&](int64_t oh, index_range rows) ONNXCC_INLINE_LAMBDA {
-          // Taps inside the padded image; none lies above or left of it.
-          const int64_t pad_rows = in_bounds(oh * SH, DH, HP, KH).hi;
-          for_each_window<W, OW, KW, SW, PL, DW>(
-              [&](int64_t ow, index_range cols) ONNXCC_INLINE_LAMBDA {
-                const int64_t at = (oh * SH - PT) * W + ow * SW - PL;
-                float s = 0.0f;
-                for (int64_t kh = rows.lo; kh < rows.hi; ++kh)
-                  for (int64_t kw = cols.lo; kw < cols.hi; ++kw)
-                    s += xc[at + kh * DH * W + kw * DW];
-                int64_t count = (rows.hi - rows.lo) * (cols.hi - cols.lo);
-                if (CountIncludePad)
-                  count = pad_rows * in_bounds(ow * SW, DW, WP, KW).hi;
-                yc[oh * OW + ow] = count ? s / static_cast<float>(count) : 0.0f;
-              });
+    const T *xc = x + c * XS;
+    for_each_window3<AD, AH, AW>(
+        [&](int64_t od, int64_t oh, int64_t ow, index_range rd, index_range rh,
+            index_range rw) ONNXCC_INLINE_LAMBDA {
+          const int64_t d0 = od * AD::S - AD::P, h0 = oh * AH::S - AH::P,
+                        w0 = ow * AW::S - AW::P;
+          C m = lowest_of<C>();
+          int64_t arg = -1;
+          for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+                const int64_t d = d0 + kd * AD::D, h = h0 + kh * AH::D,
+                              w = w0 + kw * AW::D;
+                C v = C(xc[(d * AH::In + h) * AW::In + w]);
+                if (arg < 0 || v > m || (is_nan_value(v) && !is_nan_value(m))) {
+                  m = v;
+                  arg = c * XS + d * ISD + h * ISH + w * ISW;
+                }
+              }
+          const int64_t out = c * YS + (od * AH::Out + oh) * AW::Out + ow;
+          y[out] = store_as<T>(m);
+          indices[out] = arg;
+        });
+  }
+}
+
+/// Taps of output o inside the padded input [-P, In + Pe).
+template <typename A> ONNXCC_INLINE int64_t padded_taps(int64_t o) {
+  return in_bounds(o * A::S, A::D, A::In + A::P + A::Pe, A::K).hi;
+}
+
+template <int64_t NC, typename AD, typename AH, typename AW,
+          bool CountIncludePad, typename T>
+inline void avg_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t c = 0; c < NC; ++c) {
+    const T *xc = x + c * XS;
+    T *yc = y + c * YS;
+    for_each_window3<AD, AH, AW>(
+        [&](int64_t od, int64_t oh, int64_t ow, index_range rd, index_range rh,
+            index_range rw) ONNXCC_INLINE_LAMBDA {
+          const int64_t at = window_origin<AD, AH, AW>(od, oh, ow);
+          C s = C(0);
+          for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+                s += C(xc[at + tap_offset<AD, AH, AW>(kd, kh, kw)]);
+          int64_t count =
+              (rd.hi - rd.lo) * (rh.hi - rh.lo) * (rw.hi - rw.lo);
+          if (CountIncludePad)
+            count = padded_taps<AD>(od) * padded_taps<AH>(oh) * padded_taps<AW>(ow);
+          yc[(od * AH::Out + oh) * AW::Out + ow] =
+              store_as<T>(count ? s / static_cast<C>(count) : C(0));
+        });
+  }
+}
+
+/// |v|^P and its inverse, with the common P = 1 and P = 2 exact.
+template <int64_t P, typename C> ONNXCC_INLINE C lp_term(C v) {
+  if constexpr (P == 1)
+    return v < C(0) ? -v : v;
+  else if constexpr (P == 2)
+    return v * v;
+  else
+    return std::pow(std::fabs(v), static_cast<C>(P));
+}
+template <int64_t P, typename C> ONNXCC_INLINE C lp_root(C s) {
+  if constexpr (P == 1)
+    return s;
+  else if constexpr (P == 2)
+    return std::sqrt(s);
+  else
+    return std::pow(s, C(1) / static_cast<C>(P));
+}
+
+/// (sum over the window's taps in the input of |x|^P)^(1/P); padding adds
+/// nothing.
+template <int64_t NC, typename AD, typename AH, typename AW, int64_t P,
+          typename T>
+inline void lp_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
+  constexpr int64_t XS = AD::In * AH::In * AW::In;
+  constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
+  for (int64_t c = 0; c < NC; ++c) {
+    const T *xc = x + c * XS;
+    T *yc = y + c * YS;
+    for_each_window3<AD, AH, AW>(
+        [&](int64_t od, int64_t oh, int64_t ow, index_range rd, index_range rh,
+            index_range rw) ONNXCC_INLINE_LAMBDA {
+          const int64_t at = window_origin<AD, AH, AW>(od, oh, ow);
+          C s = C(0);
+          for (int64_t kd = rd.lo; kd < rd.hi; ++kd)
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
+              for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+                s += lp_term<P>(C(xc[at + tap_offset<AD, AH, AW>(kd, kh, kw)]));
+          yc[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(lp_root<P>(s));
         });
   }
 }
 
 /// Mean over the trailing `Spatial` elements of each of NC channels.
-template <int64_t NC, int64_t Spatial>
-inline void global_avg_pool(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT y) {
+template <int64_t NC, int64_t Spatial, typename T>
+inline void global_avg_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
   for (int64_t c = 0; c < NC; ++c) {
-    const float *xc = x + c * Spatial;
-    float s = 0.0f;
+    const T *xc = x + c * Spatial;
+    C s = C(0);
     for (int64_t i = 0; i < Spatial; ++i)
-      s += xc[i];
-    y[c] = s / static_cast<float>(Spatial);
+      s += C(xc[i]);
+    y[c] = store_as<T>(Spatial ? s / static_cast<C>(Spatial) : C(0));
+  }
+}
+
+/// Maximum over the trailing `Spatial` elements of each channel (NaN wins).
+template <int64_t NC, int64_t Spatial, typename T>
+inline void global_max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
+  for (int64_t c = 0; c < NC; ++c) {
+    const T *xc = x + c * Spatial;
+    C m = lowest_of<C>();
+    for (int64_t i = 0; i < Spatial; ++i) {
+      C v = C(xc[i]);
+      m = (v > m || is_nan_value(v)) ? v : m;
+    }
+    y[c] = store_as<T>(m);
+  }
+}
+
+/// Lp norm over the trailing `Spatial` elements of each channel.
+template <int64_t NC, int64_t Spatial, int64_t P, typename T>
+inline void global_lp_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  using C = compute_t<T>;
+  for (int64_t c = 0; c < NC; ++c) {
+    const T *xc = x + c * Spatial;
+    C s = C(0);
+    for (int64_t i = 0; i < Spatial; ++i)
+      s += lp_term<P>(C(xc[i]));
+    y[c] = store_as<T>(lp_root<P>(s));
+  }
+}
+
+/// y = zeros of `out_shape`, then x[e] stored where indices[e], a flat index
+/// into a tensor of `unpooled` shape (which y may enlarge), points. An index
+/// outside that tensor is skipped.
+template <int64_t Count, int64_t OutCount, int R, typename T>
+inline void max_unpool(const int64_t (&unpooled)[R], const int64_t (&out_shape)[R],
+                       const T *ONNXCC_RESTRICT x,
+                       const int64_t *ONNXCC_RESTRICT indices,
+                       T *ONNXCC_RESTRICT y) {
+  for (int64_t i = 0; i < OutCount; ++i)
+    y[i] = store_as<T>(compute_t<T>(0));
+  int64_t total = 1;
+  for (int d = 0; d < R; ++d)
+    total *= unpooled[d];
+  for (int64_t e = 0; e < Count; ++e) {
+    const int64_t at = indices[e];
+    if (at < 0 || at >= total)
+      continue;
+    int64_t offset = 0, stride = 1, rest = at;
+    for (int d = R - 1; d >= 0; --d) {
+      offset += rest % unpooled[d] * stride;
+      rest /= unpooled[d];
+      stride *= out_shape[d];
+    }
+    y[offset] = x[e];
   }
 }
 

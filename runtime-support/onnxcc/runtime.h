@@ -10,6 +10,7 @@
 #include "onnxcc/gemm.h"
 #include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
+#include "onnxcc/linalg.h"
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/quantization.h"

@@ -32,6 +32,60 @@ constexpr index_range in_bounds(int64_t Base, int64_t Step, int64_t Len,
   return {lo, hi > lo ? hi : lo};
 }
 
+/// Calls f(o, taps) for each output o in [0, Out) along one axis, taps being
+/// the k in [0, K) whose input o*S - P + k*D is inside [0, In). Between the
+/// edges that is every k, passed as the constant [0, K) so that the loops
+/// over it unroll and vectorize across outputs; that needs f inlined into
+/// all three loops, hence ONNXCC_INLINE_LAMBDA on the callers' lambdas.
+template <int64_t In, int64_t Out, int64_t K, int64_t S, int64_t P, int64_t D,
+          typename F>
+ONNXCC_INLINE void for_each_window(F f) {
+  constexpr index_range whole = in_bounds(-P, S, In - (K - 1) * D, Out);
+  for (int64_t o = 0; o < whole.lo; ++o)
+    f(o, in_bounds(o * S - P, D, In, K));
+  for (int64_t o = whole.lo; o < whole.hi; ++o)
+    f(o, index_range{0, K});
+  for (int64_t o = whole.hi; o < Out; ++o)
+    f(o, in_bounds(o * S - P, D, In, K));
+}
+
+/// One spatial axis of a window, all compile-time: In input extent, Out
+/// output extent, K taps, S stride, P padding before the input (negative
+/// in a transposed convolution whose output reaches past its taps), Pe
+/// padding after it, D dilation. Output o's tap k reads input
+/// o*S - P + k*D (for the scatters, input i's tap k writes output
+/// i*S - P + k*D).
+template <int64_t In_, int64_t Out_, int64_t K_, int64_t S_, int64_t P_,
+          int64_t Pe_, int64_t D_>
+struct axis {
+  static constexpr int64_t In = In_, Out = Out_, K = K_, S = S_, P = P_,
+                           Pe = Pe_, D = D_;
+};
+/// The axes a window of lower rank lacks (1-D and 2-D run as 3-D).
+using unit_axis = axis<1, 1, 1, 1, 0, 0, 1>;
+
+/// for_each_window over three axes: f(od, oh, ow, rd, rh, rw) with the tap
+/// ranges of each axis.
+template <typename AD, typename AH, typename AW, typename F>
+ONNXCC_INLINE void for_each_window3(F f) {
+  for_each_window<AD::In, AD::Out, AD::K, AD::S, AD::P, AD::D>(
+      [&](int64_t od, index_range rd) ONNXCC_INLINE_LAMBDA {
+        for_each_window<AH::In, AH::Out, AH::K, AH::S, AH::P, AH::D>(
+            [&](int64_t oh, index_range rh) ONNXCC_INLINE_LAMBDA {
+              for_each_window<AW::In, AW::Out, AW::K, AW::S, AW::P, AW::D>(
+                  [&](int64_t ow, index_range rw) ONNXCC_INLINE_LAMBDA {
+                    f(od, oh, ow, rd, rh, rw);
+                  });
+            });
+      });
+}
+
+/// The inputs i in [0, A::In) whose tap k lands on an output in
+/// [0, A::Out): the rows a scatter (transposed convolution, col2im) adds.
+template <typename A> constexpr index_range scatter_range(int64_t k) {
+  return in_bounds(k * A::D - A::P, A::S, A::Out, A::In);
+}
+
 } // namespace rt
 } // namespace onnxcc
 

@@ -2,8 +2,8 @@
 //
 // Each kernel against a naive reference for sizes below, equal to, above and
 // at multiples of the SIMD width (XNNPACK's batch_lt/eq/gt/div testers),
-// including an in-place elementwise call, and im2col and pooling with their
-// windows cut by every kind of image edge.
+// including an in-place elementwise call, and im2col with its windows cut by
+// every kind of image edge (pooling: ConvPoolKernelTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
@@ -195,69 +195,6 @@ TEST(Im2col, VectorWidthEdges) {
   checkIm2col<RowsShape<kVecWidth, kVecWidth, 1>>();
   checkIm2col<RowsShape<kVecWidth + 1, kVecWidth + 1, 1>>();
   checkIm2col<RowsShape<2 * kVecWidth + 3, kVecWidth + 2, 2>>();
-}
-
-TEST(Pool, MaxPoolCeilModeClampsLastWindow) {
-  // 5 wide, kernel 2, stride 2, ceil_mode: 3 outputs, the last sees one value.
-  std::vector<float> x = {1, 5, 2, 7, 3}, y(3);
-  max_pool2d<1, 1, 5, 1, 3, 1, 2, 1, 2, 0, 0, 0, 0, 1, 1>(x.data(), y.data());
-  EXPECT_EQ(y, (std::vector<float>{5, 7, 3}));
-}
-
-TEST(Pool, AvgPoolExcludesPadding) {
-  std::vector<float> x = {1, 2, 3, 4}, y(4);
-  avg_pool2d<1, 2, 2, 2, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false>(x.data(), y.data());
-  for (float v : y)
-    EXPECT_FLOAT_EQ(v, 2.5f);
-}
-
-/// max_pool2d and avg_pool2d (both count_include_pad modes) against the
-/// definition; the arguments are max_pool2d's.
-template <int64_t NC, int64_t H, int64_t W, int64_t OH, int64_t OW, int64_t KH,
-          int64_t KW, int64_t SH, int64_t SW, int64_t PT, int64_t PL, int64_t PB,
-          int64_t PR, int64_t DH, int64_t DW>
-void checkPool() {
-  auto x = randomVector(NC * H * W, 12);
-  std::vector<float> mx(NC * OH * OW), avg(mx.size()), avgPad(mx.size());
-  std::vector<float> refMx(mx.size()), refAvg(mx.size()), refAvgPad(mx.size());
-  max_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW>(x.data(), mx.data());
-  avg_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW, false>(
-      x.data(), avg.data());
-  avg_pool2d<NC, H, W, OH, OW, KH, KW, SH, SW, PT, PL, PB, PR, DH, DW, true>(
-      x.data(), avgPad.data());
-  for (int64_t i = 0; i < NC * OH * OW; ++i) {
-    int64_t c = i / (OH * OW), oh = i / OW % OH, ow = i % OW;
-    float m = -INFINITY;
-    double s = 0;
-    int64_t valid = 0, padded = 0;
-    for (int64_t kh = 0; kh < KH; ++kh)
-      for (int64_t kw = 0; kw < KW; ++kw) {
-        int64_t ih = oh * SH - PT + kh * DH, iw = ow * SW - PL + kw * DW;
-        padded += ih < H + PB && iw < W + PR;
-        if (ih < 0 || ih >= H || iw < 0 || iw >= W)
-          continue;
-        float v = x[(c * H + ih) * W + iw];
-        m = std::fmax(m, v);
-        s += v;
-        ++valid;
-      }
-    refMx[i] = m;
-    refAvg[i] = float(s / double(valid));
-    refAvgPad[i] = float(s / double(padded));
-  }
-  expectClose(mx, refMx, "max_pool2d");
-  expectClose(avg, refAvg, "avg_pool2d");
-  expectClose(avgPad, refAvgPad, "avg_pool2d count_include_pad");
-}
-
-// Every window here has a tap in the image, as ONNX's pads < kernel ensures.
-TEST(Pool, PaddingStrideDilationEdges) {
-  checkPool<2, 7, 7, 4, 4, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1>(); // stride 2, pad both sides
-  checkPool<1, 8, 8, 4, 4, 3, 3, 2, 2, 0, 0, 0, 0, 1, 1>(); // ceil_mode, last window cut
-  checkPool<1, 9, 9, 9, 9, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2>(); // dilation 2
-  checkPool<3, 5, 6, 5, 4, 2, 3, 1, 2, 0, 1, 1, 2, 1, 1>(); // asymmetric
-  checkPool<1, 3, kBelowVec, 3, kBelowVec, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1>();
-  checkPool<1, 3, kVecWidth + 1, 3, kVecWidth + 1, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1>();
 }
 
 } // namespace

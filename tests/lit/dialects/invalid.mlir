@@ -28,8 +28,8 @@ func.func @elementwise_broadcast(%a: tensor<3xf32>) -> tensor<2x4xf32> {
 // -----
 
 func.func @pool_kind(%a: tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32> {
-  // expected-error @+1 {{kind must be "max" or "avg", got "min"}}
-  %0 = kernel.pool2d %a {kind = "min", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, count_include_pad = false} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
+  // expected-error @+1 {{kind must be "max", "avg" or "lp", got "min"}}
+  %0 = kernel.pool %a {kind = "min", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x1x4x4xf32>) -> tensor<1x1x2x2xf32>
   return %0 : tensor<1x1x2x2xf32>
 }
 

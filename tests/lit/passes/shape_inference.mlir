@@ -38,8 +38,8 @@ func.func @shape_chain(%x: tensor<4x2x3xf32>) -> tensor<*xf32> {
 // Tests the ceil_mode output size of MaxPool (SqueezeNet's 55 -> 27).
 // CHECK-LABEL: func @pool_ceil
 func.func @pool_ceil(%x: tensor<1x8x55x55xf32>) -> tensor<*xf32> {
-  // CHECK: -> tensor<1x8x27x27xf32>
-  %0 = onnx.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, ceil_mode = 1 : i64} : (tensor<1x8x55x55xf32>) -> tensor<*xf32>
+  // CHECK: -> (tensor<1x8x27x27xf32>, tensor<1x8x27x27xi64>)
+  %0, %i = onnx.max_pool %x {kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, ceil_mode = 1 : i64} : (tensor<1x8x55x55xf32>) -> (tensor<*xf32>, tensor<*xi64>)
   return %0 : tensor<*xf32>
 }
 

@@ -1,0 +1,113 @@
+//===- linalg.h - typed GEMM and batched products ---------------*- C++ -*-===//
+//
+// gemm_typed(): the reference GEMM for every element type but float (which
+// has the blocked SIMD gemm() of gemm.h): f64 in double, f16 and bf16
+// accumulated in float, integers accumulated in the unsigned type of their
+// width so that overflow wraps (signed overflow would be undefined).
+// batch_matmul(): one product per batch index, the operands' batch offsets
+// given per dimension (0 where an operand is broadcast).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_LINALG_H
+#define ONNXCC_RUNTIME_LINALG_H
+
+#include "onnxcc/config.h"
+#include "onnxcc/gemm.h"
+#include "onnxcc/scalar_ops.h"
+#include "onnxcc/types.h"
+
+#include <type_traits>
+
+namespace onnxcc {
+namespace rt {
+
+/// The type a product of T accumulates in.
+template <typename T, bool = std::is_integral<T>::value> struct accum_type {
+  using type = compute_t<T>;
+};
+template <typename T> struct accum_type<T, true> {
+  using type = std::conditional_t<(sizeof(T) <= 4), std::uint32_t, std::uint64_t>;
+};
+template <typename T> using accum_t = typename accum_type<T>::type;
+
+/// alpha * acc + beta * bias, stored as T. Integers stay exact (wrapping)
+/// for the usual alpha = beta = 1 and otherwise go through double,
+/// saturated back to T's range.
+template <typename T, bool HasBias>
+ONNXCC_INLINE compute_t<T> gemm_finish(accum_t<T> acc, const T *bias, float alpha,
+                                       float beta) {
+  if constexpr (std::is_integral<T>::value) {
+    using U = accum_t<T>;
+    if (alpha == 1.0f && (!HasBias || beta == 1.0f))
+      return static_cast<T>(acc + (HasBias ? static_cast<U>(*bias) : U(0)));
+    double v = static_cast<double>(alpha) * static_cast<double>(static_cast<T>(acc));
+    if (HasBias)
+      v += static_cast<double>(beta) * static_cast<double>(*bias);
+    return to_int<T, std::is_unsigned<T>::value>(v);
+  } else {
+    using C = compute_t<T>;
+    C v = static_cast<C>(alpha) * acc;
+    if (HasBias)
+      v += static_cast<C>(beta) * static_cast<C>(*bias);
+    return v;
+  }
+}
+
+/// C[M x N] = epi(alpha * A' * B' + beta * bias) for any element type;
+/// bias[i * BRS + j * BCS] as in gemm(). C must not alias A or B.
+template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
+          int64_t BCS, bool HasBias, typename T, typename Epi>
+inline void gemm_typed(const T *ONNXCC_RESTRICT A, const T *ONNXCC_RESTRICT B,
+                       const T *bias, float alpha, float beta,
+                       T *ONNXCC_RESTRICT C, Epi epi) {
+  using U = accum_t<T>;
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      U s = U(0);
+      for (int64_t k = 0; k < K; ++k) {
+        const T a = TA ? A[k * M + i] : A[i * K + k];
+        const T b = TB ? B[j * K + k] : B[k * N + j];
+        s += static_cast<U>(a) * static_cast<U>(b);
+      }
+      C[i * N + j] = store_as<T>(
+          epi(gemm_finish<T, HasBias>(s, bias + i * BRS + j * BCS, alpha, beta)));
+    }
+}
+
+/// y[b] = a[b] x b[b] for each index b of the R batch dims `batch`, with a
+/// [M, K] and b [K, N] matrices found at sum(index * a_strides) and
+/// sum(index * b_strides) elements.
+template <int R, int64_t M, int64_t N, int64_t K, typename T>
+inline void batch_matmul(const int64_t (&batch)[R], const int64_t (&a_strides)[R],
+                         const int64_t (&b_strides)[R], const T *a, const T *b,
+                         T *ONNXCC_RESTRICT y) {
+  int64_t idx[R] = {};
+  int64_t total = 1;
+  for (int d = 0; d < R; ++d)
+    total *= batch[d];
+  for (int64_t linear = 0; linear < total; ++linear) {
+    int64_t oa = 0, ob = 0;
+    for (int d = 0; d < R; ++d) {
+      oa += idx[d] * a_strides[d];
+      ob += idx[d] * b_strides[d];
+    }
+    if constexpr (std::is_same<T, float>::value)
+      gemm<M, N, K, false, false, 0, 0, false>(a + oa, b + ob, nullptr, 1.0f,
+                                               1.0f, y + linear * M * N,
+                                               identity{});
+    else
+      gemm_typed<M, N, K, false, false, 0, 0, false>(
+          a + oa, b + ob, static_cast<const T *>(nullptr), 1.0f, 1.0f,
+          y + linear * M * N, identity{});
+    for (int d = R - 1; d >= 0; --d) {
+      if (++idx[d] < batch[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+}
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_LINALG_H

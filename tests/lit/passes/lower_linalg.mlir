@@ -1,0 +1,114 @@
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-lower-to-kernel --verify-diagnostics | FileCheck %s
+
+// Tests that [..., M, K] x [K, N] folds the batch into M around one GEMM.
+// CHECK-LABEL: func @matmul_fold
+func.func @matmul_fold(%a: tensor<2x3x4xf32>, %b: tensor<4x5xf32>) -> tensor<2x3x5xf32> {
+  // CHECK: %[[A:.+]] = kernel.view %{{.*}} : (tensor<2x3x4xf32>) -> tensor<6x4xf32>
+  // CHECK: %[[Y:.+]] = kernel.gemm %[[A]], %{{.*}} : (tensor<6x4xf32>, tensor<4x5xf32>) -> tensor<6x5xf32>
+  // CHECK: kernel.view %[[Y]] : (tensor<6x5xf32>) -> tensor<2x3x5xf32>
+  %0 = onnx.matmul %a, %b : (tensor<2x3x4xf32>, tensor<4x5xf32>) -> tensor<2x3x5xf32>
+  return %0 : tensor<2x3x5xf32>
+}
+
+// -----
+
+// Tests that attention's [B, H, S, D] x [B, H, D, S] is one batched product.
+// CHECK-LABEL: func @matmul_batched
+func.func @matmul_batched(%a: tensor<2x4x16x8xf32>, %b: tensor<2x4x8x16xf32>) -> tensor<2x4x16x16xf32> {
+  // CHECK: kernel.batch_matmul %{{.*}}, %{{.*}} : (tensor<2x4x16x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x16x16xf32>
+  %0 = onnx.matmul %a, %b : (tensor<2x4x16x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x16x16xf32>
+  return %0 : tensor<2x4x16x16xf32>
+}
+
+// -----
+
+// Tests that a lower-rank operand is padded with leading 1s and broadcast,
+// for integer elements too.
+// CHECK-LABEL: func @matmul_bcast
+func.func @matmul_bcast(%a: tensor<3x4xi32>, %b: tensor<2x4x5xi32>) -> tensor<2x3x5xi32> {
+  // CHECK: %[[A:.+]] = kernel.view %{{.*}} : (tensor<3x4xi32>) -> tensor<1x3x4xi32>
+  // CHECK: kernel.batch_matmul %[[A]], %{{.*}} : (tensor<1x3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>
+  %0 = onnx.matmul %a, %b : (tensor<3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>
+  return %0 : tensor<2x3x5xi32>
+}
+
+// -----
+
+// Tests numpy's 1-D promotion: a row on the left, a column on the right,
+// both promoted dims squeezed from the result.
+// CHECK-LABEL: func @matmul_vectors
+func.func @matmul_vectors(%a: tensor<7xf64>, %b: tensor<7xf64>) -> tensor<f64> {
+  // CHECK-DAG: %[[A:.+]] = kernel.view %{{.*}} : (tensor<7xf64>) -> tensor<1x7xf64>
+  // CHECK-DAG: %[[B:.+]] = kernel.view %{{.*}} : (tensor<7xf64>) -> tensor<7x1xf64>
+  // CHECK: %[[Y:.+]] = kernel.gemm %[[A]], %[[B]] : (tensor<1x7xf64>, tensor<7x1xf64>) -> tensor<1x1xf64>
+  // CHECK: kernel.view %[[Y]] : (tensor<1x1xf64>) -> tensor<f64>
+  %0 = onnx.matmul %a, %b : (tensor<7xf64>, tensor<7xf64>) -> tensor<f64>
+  return %0 : tensor<f64>
+}
+
+// -----
+
+// Tests that Gemm keeps its attributes for any numeric element type.
+// CHECK-LABEL: func @gemm_i64
+func.func @gemm_i64(%a: tensor<4x3xi64>, %b: tensor<2x4xi64>, %c: tensor<2xi64>) -> tensor<3x2xi64> {
+  // CHECK: kernel.gemm %{{.*}}, %{{.*}} bias %{{.*}} {alpha = 2.000000e+00 : f32, trans_a = true, trans_b = true} : (tensor<4x3xi64>, tensor<2x4xi64>, tensor<2xi64>) -> tensor<3x2xi64>
+  %0 = onnx.gemm %a, %b, %c {alpha = 2.0 : f32, trans_a = 1 : i64, trans_b = 1 : i64} : (tensor<4x3xi64>, tensor<2x4xi64>, tensor<2xi64>) -> tensor<3x2xi64>
+  return %0 : tensor<3x2xi64>
+}
+
+// -----
+
+// Tests that an Einsum sum over one label is a product with a column of
+// ones of the element type.
+// CHECK-LABEL: func @einsum_sum
+func.func @einsum_sum(%x: tensor<3x4xbf16>) -> tensor<3xbf16> {
+  // CHECK: %[[ONES:.+]] = kernel.weight dense<1.000000e+00> : tensor<4x1xbf16>
+  // CHECK: %[[S:.+]] = kernel.gemm %{{.*}}, %[[ONES]] : (tensor<3x4xbf16>, tensor<4x1xbf16>) -> tensor<3x1xbf16>
+  // CHECK: kernel.view %[[S]] : (tensor<3x1xbf16>) -> tensor<3xbf16>
+  %0 = onnx.einsum %x {equation = "ij->i"} : (tensor<3x4xbf16>) -> tensor<3xbf16>
+  return %0 : tensor<3xbf16>
+}
+
+// -----
+
+// Tests that a repeated label reads the diagonal with summed strides.
+// CHECK-LABEL: func @einsum_diagonal
+func.func @einsum_diagonal(%x: tensor<3x5x5xf32>) -> tensor<3x5xf32> {
+  // CHECK: kernel.strided_copy %{{.*}} {strides = array<i64: 25, 6>} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
+  %0 = onnx.einsum %x {equation = "...ii ->...i"} : (tensor<3x5x5xf32>) -> tensor<3x5xf32>
+  return %0 : tensor<3x5xf32>
+}
+
+// -----
+
+// Tests a contraction: shared labels the output keeps are batch dims, the
+// other is contracted after moving it next to the free dims.
+// CHECK-LABEL: func @einsum_attention
+func.func @einsum_attention(%q: tensor<2x3x4x5xf32>, %k: tensor<2x3x6x5xf32>) -> tensor<2x3x4x6xf32> {
+  // CHECK: %[[KT:.+]] = kernel.transpose %{{.*}} {perm = array<i64: 0, 1, 3, 2>} : (tensor<2x3x6x5xf32>) -> tensor<2x3x5x6xf32>
+  // CHECK: kernel.batch_matmul %{{.*}}, %[[KT]] : (tensor<2x3x4x5xf32>, tensor<2x3x5x6xf32>) -> tensor<2x3x4x6xf32>
+  %0 = onnx.einsum %q, %k {equation = "bhqd,bhkd->bhqk"} : (tensor<2x3x4x5xf32>, tensor<2x3x6x5xf32>) -> tensor<2x3x4x6xf32>
+  return %0 : tensor<2x3x4x6xf32>
+}
+
+// -----
+
+// Tests a transpose alone, and a three-operand chain contracted left to
+// right.
+// CHECK-LABEL: func @einsum_chain
+func.func @einsum_chain(%a: tensor<2x3xf32>, %b: tensor<3x4xf32>, %c: tensor<4x5xf32>) -> tensor<5x2xf32> {
+  // CHECK: %[[AB:.+]] = kernel.gemm %{{.*}}, %{{.*}} : (tensor<2x3xf32>, tensor<3x4xf32>) -> tensor<2x4xf32>
+  // CHECK: %[[ABC:.+]] = kernel.gemm %[[AB]], %{{.*}} : (tensor<2x4xf32>, tensor<4x5xf32>) -> tensor<2x5xf32>
+  // CHECK: kernel.transpose %[[ABC]] {perm = array<i64: 1, 0>} : (tensor<2x5xf32>) -> tensor<5x2xf32>
+  %0 = onnx.einsum %a, %b, %c {equation = "ij,jk,kl->li"} : (tensor<2x3xf32>, tensor<3x4xf32>, tensor<4x5xf32>) -> tensor<5x2xf32>
+  return %0 : tensor<5x2xf32>
+}
+
+// -----
+
+// Tests that a product of booleans is refused with its reason.
+func.func @no_lower_matmul_bool(%a: tensor<2x2xi1>, %b: tensor<2x2xi1>) -> tensor<2x2xi1> {
+  // expected-error @+1 {{cannot compile: elements of type 'i1' are not supported here (numbers only)}}
+  %0 = onnx.matmul %a, %b : (tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>
+  return %0 : tensor<2x2xi1>
+}
