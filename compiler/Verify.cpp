@@ -97,6 +97,13 @@ std::string harnessSource(const std::string &name, int numInputs,
                           int numOutputs) {
   std::string s = "// onnxcc verify harness: raw inputs in, raw outputs out.\n"
                   "#include \"" + name + ".h\"\n#include <cstdio>\n\n"
+                  "#include \"onnxcc/types.h\"\n\n"
+                  "// A port with no elements is an empty tag: no bytes to move.\n"
+                  "template <typename T> static std::size_t bytes_of(const T &) {\n"
+                  "  return sizeof(T);\n}\n"
+                  "template <typename T>\n"
+                  "static std::size_t bytes_of(const onnxcc::rt::empty_tensor<T> &) {\n"
+                  "  return 0;\n}\n\n"
                   "static bool io(const char *path, void *p, std::size_t n, bool rd) {\n"
                   "  std::FILE *f = std::fopen(path, rd ? \"rb\" : \"wb\");\n"
                   "  if (!f) return false;\n"
@@ -110,7 +117,7 @@ std::string harnessSource(const std::string &name, int numInputs,
        "  if (argc != " + std::to_string(1 + numInputs + numOutputs) + ") return 2;\n";
   for (int i = 0; i < numInputs; ++i)
     s += "  if (!io(argv[" + std::to_string(1 + i) + "], &in" + std::to_string(i) +
-         ", sizeof in" + std::to_string(i) + ", true)) return 3;\n";
+         ", bytes_of(in" + std::to_string(i) + "), true)) return 3;\n";
   s += "  " + name + "::predict(";
   for (int i = 0; i < numInputs; ++i)
     s += "in" + std::to_string(i) + ", ";
@@ -119,7 +126,7 @@ std::string harnessSource(const std::string &name, int numInputs,
   s += "workspace);\n";
   for (int i = 0; i < numOutputs; ++i)
     s += "  if (!io(argv[" + std::to_string(1 + numInputs + i) + "], &out" +
-         std::to_string(i) + ", sizeof out" + std::to_string(i) + ", false)) return 4;\n";
+         std::to_string(i) + ", bytes_of(out" + std::to_string(i) + "), false)) return 4;\n";
   return s + "  return 0;\n}\n";
 }
 

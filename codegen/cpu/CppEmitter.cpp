@@ -31,6 +31,12 @@ static std::string arrayDims(ArrayRef<int64_t> shape) {
   return s;
 }
 
+std::string Port::cppType() const {
+  if (empty())
+    return "onnxcc::rt::empty_tensor<" + element() + ">";
+  return element() + arrayDims(type.getShape());
+}
+
 std::string Emitter::banner() {
   std::string opset = "?", producer;
   if (auto a = module->getAttrOfType<IntegerAttr>("onnx.opset"))
@@ -82,10 +88,12 @@ void Emitter::emitHeader(func::FuncOp func) {
   int64_t ws = 0;
   if (auto a = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr))
     ws = a.getInt();
-  // 16-bit float ports need the runtime's storage types.
+  // 16-bit float ports need the runtime's storage types, and empty ports
+  // its tag type.
   bool halves = llvm::any_of(ports, [](const Port &p) {
     return p.type.getElementType().isF16() || p.type.getElementType().isBF16();
   });
+  halves |= llvm::any_of(ports, [](const Port &p) { return p.empty(); });
   os << banner() << "#ifndef " << guard << "\n#define " << guard << "\n\n"
      << "#include <cstddef>\n#include <cstdint>\n"
      << (halves ? "\n#include \"onnxcc/types.h\"\n" : "") << "\n"
@@ -103,8 +111,7 @@ void Emitter::emitHeader(func::FuncOp func) {
        << "\n"
        << "inline constexpr std::int64_t k" << p.typeName() << "Shape[] = "
        << braceList(shape.empty() ? ArrayRef<int64_t>{1} : shape) << ";\n"
-       << "using " << p.typeName() << " = " << p.element() << arrayDims(shape)
-       << ";\n";
+       << "using " << p.typeName() << " = " << p.cppType() << ";\n";
   }
   std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
   os << "\n/// Caller-owned scratch memory; one per concurrent predict() call.\n"
@@ -170,10 +177,19 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
       return failure();
   os.unindent();
   std::string args = joinPorts([](const Port &p) { return p.name; });
+  // An empty port's pointer may be null: it is never dereferenced, and
+  // predict() gets a local tag instead.
   std::string casts = joinPorts([&](const Port &p) {
+    if (p.empty())
+      return "empty_" + p.bytes();
     return "*reinterpret_cast<" + std::string(p.isInput ? "const " : "") + n +
            "::" + p.typeName() + " *>(" + p.name + ")";
   });
+  std::string emptyTags;
+  for (const Port &p : ports)
+    if (p.empty())
+      emptyTags += "  " + n + "::" + p.typeName() + " empty_" + p.bytes() +
+                   "{};\n  (void)" + p.name + ";\n";
   os << "}\n\n"
      << "void predict(" << params << ") {\n"
      << "  static Workspace workspace;\n"
@@ -182,7 +198,7 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
      << "extern \"C\" void " << n << "_predict("
      << joinPorts([](const Port &p) { return p.cParam(); })
      << ", void *workspace) {\n"
-     << "  if (workspace)\n"
+     << emptyTags << "  if (workspace)\n"
      << "    " << n << "::predict(" << casts << ",\n"
      << "        *static_cast<" << n << "::Workspace *>(workspace));\n"
      << "  else\n"
@@ -209,12 +225,6 @@ LogicalResult Emitter::collectPorts(func::FuncOp func) {
     if (ports.back().element().empty())
       return func.emitError() << (isInput ? "input " : "output ") << i
                               << " has unsupported type " << t;
-    // C++ has no arrays of extent zero for the typed API.
-    if (cast<ShapedType>(t).getNumElements() == 0)
-      return func.emitError() << "graph " << (isInput ? "input '" : "output '")
-                              << model << "' has no elements (" << t
-                              << "); zero-sized graph " << (isInput ? "inputs" : "outputs")
-                              << " are not supported";
     return success();
   };
   for (unsigned i = 0; i < func.getNumArguments(); ++i)

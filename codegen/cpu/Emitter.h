@@ -27,6 +27,10 @@ struct Port {
   mlir::ShapedType type;
 
   std::string element() const { return cppElementType(type.getElementType()); }
+  /// A port with no elements is an empty tag in the typed API (types.h).
+  bool empty() const { return type.getNumElements() == 0; }
+  /// The C++ type InputK/OutputK stands for: "float[1][784]".
+  std::string cppType() const;
   /// The array typedef in the header: Input0, Output1.
   std::string typeName() const {
     return (isInput ? "Input" : "Output") + std::to_string(index);

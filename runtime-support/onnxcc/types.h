@@ -91,6 +91,13 @@ template <typename T, typename V> ONNXCC_INLINE T store_as(V v) {
   return static_cast<T>(v);
 }
 
+/// The typed API's type for a graph input or output with no elements (a
+/// dimension is 0): C++ has no arrays of extent zero, so such a port is an
+/// empty tag that carries the element type. Pass `{}`.
+template <typename T> struct empty_tensor {
+  using element_type = T;
+};
+
 } // namespace rt
 } // namespace onnxcc
 

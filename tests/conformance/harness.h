@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "onnxcc/types.h"
+
 namespace conformance {
 
 /// A 64-byte aligned heap block for T: heap, not static storage, because a
@@ -37,6 +39,15 @@ template <typename T> T &buffer(int fill) {
   if (fill >= 0)
     std::memset(p, fill, bytes);
   return *static_cast<T *>(p);
+}
+
+/// The bytes of an InputK/OutputK: none for a port with no elements.
+template <typename T> constexpr std::size_t bytes_of(const T &) {
+  return sizeof(T);
+}
+template <typename T>
+constexpr std::size_t bytes_of(const onnxcc::rt::empty_tensor<T> &) {
+  return 0;
 }
 
 inline void file_path(char (&path)[4096], const char *dir, const char *kind,

@@ -375,7 +375,7 @@ def unity_sources(units):
         cpp.append("  int rc = 0;")
         for k in range(u.num_inputs):
             cpp.append("  auto &in%d = conformance::buffer<%s::Input%d>(-1);" % (k, u.name, k))
-            cpp.append('  if ((rc = conformance::read_input(in_dir, %d, &in%d, sizeof in%d, '
+            cpp.append('  if ((rc = conformance::read_input(in_dir, %d, &in%d, conformance::bytes_of(in%d), '
                        '"%s::Input%d"))) return rc;' % (k, k, k, u.name, k))
         for k in range(u.num_outputs):
             cpp.append("  auto &out%d = conformance::buffer<%s::Output%d>(0xA5);" % (k, u.name, k))
@@ -384,7 +384,7 @@ def unity_sources(units):
                ["out%d" % k for k in range(u.num_outputs)] + ["workspace"]
         cpp.append("  %s::predict(%s);" % (u.name, ", ".join(args)))
         for k in range(u.num_outputs):
-            cpp.append("  if ((rc = conformance::write_output(out_dir, %d, &out%d, sizeof out%d)))"
+            cpp.append("  if ((rc = conformance::write_output(out_dir, %d, &out%d, conformance::bytes_of(out%d))))"
                        " return rc;" % (k, k, k))
         cpp.append("  return 0;")
         cpp.append("}")

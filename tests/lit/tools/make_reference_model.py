@@ -12,6 +12,8 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
                    back: every nonzero value is true
   local_function   a model-local function (with an attribute reference and
                    a nested call of another function) called twice
+  empty_ports      an input with no elements (2x0x4) reduced to zeros, and
+                   an output with no elements (an empty Slice of 3x4)
 """
 import os
 import sys
@@ -88,6 +90,15 @@ elif name == "local_function":
     }
     """)
     feeds = {"x": rng.standard_normal((2, 3)).astype(np.float32)}
+elif name == "empty_ports":
+    m = model([helper.make_node("ReduceSum", ["e", "axis1"], ["s"], name="sum_empty"),
+               helper.make_node("Slice", ["z", "start", "end", "axis0"], ["none"], name="slice_none"),
+               helper.make_node("Relu", ["z"], ["r"], name="relu")],
+              [vi("e", [2, 0, 4]), vi("z", [3, 4])], [vi("s", [2, 1, 4]), vi("none", [0, 4]), vi("r", [3, 4])],
+              [const("axis1", np.array([1], np.int64)), const("axis0", np.array([0], np.int64)),
+               const("start", np.array([2], np.int64)), const("end", np.array([1], np.int64))])
+    feeds = {"e": np.zeros((2, 0, 4), np.float32),
+             "z": rng.standard_normal((3, 4)).astype(np.float32)}
 else:
     sys.exit(f"unknown model {name}")
 
