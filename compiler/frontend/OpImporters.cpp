@@ -9,6 +9,7 @@
 
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/GraphInputs.h"
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -327,26 +328,51 @@ static LogicalResult importIdentity(NodeContext &n) {
   return success();
 }
 
-/// Dropout at inference is the identity on its first output. In training
-/// mode (an attribute before opset 12, the third input since) it is random,
-/// and its mask output says where: both are refused.
-static LogicalResult importDropout(NodeContext &n) {
-  if (failed(n.arity(1, 3)))
-    return failure();
-  if (n.node.output_size() > 1 && !n.node.output(1).empty())
-    return n.error("the mask output of Dropout is not supported");
+/// Whether Dropout drops anything: in training mode (an attribute before
+/// opset 7, the third input since opset 12) with a nonzero ratio it is
+/// random, which is refused. A ratio of 0 keeps every element.
+static FailureOr<bool> dropoutIsIdentity(NodeContext &n) {
   if (n.has("is_test") && n.getInt("is_test", 1) == 0) // before opset 7
     return n.error("Dropout in training mode (random) is not supported");
-  if (Value training = n.operand(2)) {
-    std::vector<int64_t> mode;
-    ElementsAttr e = getConstantElements(training);
-    if (!e || !readAsInt64s(e, mode) || mode.size() != 1)
-      return n.error("Dropout's training_mode must be a constant");
-    if (mode[0])
-      return n.error("Dropout in training mode (random) is not supported");
+  Value training = n.operand(2);
+  if (!training)
+    return true;
+  std::vector<int64_t> mode;
+  ElementsAttr e = getConstantElements(training);
+  if (!e || !readAsInt64s(e, mode) || mode.size() != 1) {
+    std::string input = graphInputName(training);
+    return n.error("Dropout's training_mode must be a constant" +
+                   (input.empty() ? "" : constInputHint(input)));
   }
-  n.results.push_back(o::IdentityOp::create(
-      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0)));
+  if (!mode[0])
+    return true;
+  std::vector<double> ratio;
+  ElementsAttr r = n.operand(1) ? getConstantElements(n.operand(1)) : nullptr;
+  if (r && readAsDoubles(r, ratio) && ratio.size() == 1 && ratio[0] == 0)
+    return true;
+  std::string input = r ? "" : graphInputName(n.operand(1));
+  return n.error("Dropout in training mode (random) is not supported unless "
+                 "its ratio is a constant 0" +
+                 (input.empty() ? "" : constInputHint(input)));
+}
+
+/// Dropout that keeps every element is the identity on its first output,
+/// and its optional mask output is all true.
+static LogicalResult importDropout(NodeContext &n) {
+  if (failed(n.arity(1, 3)) || failed(dropoutIsIdentity(n)))
+    return failure();
+  Value x = n.operand(0);
+  n.results.push_back(
+      o::IdentityOp::create(n.builder, n.loc, n.unrankedLike(x), x));
+  if (n.node.output_size() < 2 || n.node.output(1).empty())
+    return success();
+  Type i1 = n.builder.getI1Type();
+  Value shape = o::ShapeOp::create(n.builder, n.loc,
+                                   n.unranked(n.builder.getI64Type()), x,
+                                   /*start=*/0, /*end=*/IntegerAttr());
+  auto keep = DenseElementsAttr::get(RankedTensorType::get({1}, i1), true);
+  n.results.push_back(o::ConstantOfShapeOp::create(n.builder, n.loc,
+                                                   n.unranked(i1), shape, keep));
   return success();
 }
 

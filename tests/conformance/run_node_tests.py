@@ -72,6 +72,7 @@ MAX_LISTED = 200
 CATEGORY_RULES = [
     ("opset", r"\bopset\b"),
     ("unsupported-op", r"unsupported operator"),
+    ("training-or-random", r"\brandom\b|training[- ]mode"),
     ("dynamic-shape", r"symbolic|dynamic|data-dependent|unknown (dim|shape|rank)"),
     ("unsupported-dtype", r"element type|unsupported type|kernels exist|not a tensor|"
                           r"sequence|\bmaps?\b|dtype|\btype '"),

@@ -12,6 +12,7 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
                    back: every nonzero value is true
   local_function   a model-local function (with an attribute reference and
                    a nested call of another function) called twice
+  dropout_mask     Dropout-13 at inference with its mask output (all true)
   empty_ports      an input with no elements (2x0x4) reduced to zeros, and
                    an output with no elements (an empty Slice of 3x4)
 """
@@ -89,6 +90,11 @@ elif name == "local_function":
       y = Relu (t)
     }
     """)
+    feeds = {"x": rng.standard_normal((2, 3)).astype(np.float32)}
+elif name == "dropout_mask":
+    m = model([helper.make_node("Dropout", ["x", "ratio"], ["y", "mask"], name="drop")],
+              [vi("x", [2, 3])], [vi("y", [2, 3]), helper.make_tensor_value_info("mask", TensorProto.BOOL, [2, 3])],
+              [const("ratio", np.array(0.3, np.float32))], opset=13)
     feeds = {"x": rng.standard_normal((2, 3)).astype(np.float32)}
 elif name == "empty_ports":
     m = model([helper.make_node("ReduceSum", ["e", "axis1"], ["s"], name="sum_empty"),
