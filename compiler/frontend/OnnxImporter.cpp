@@ -9,6 +9,7 @@
 #include "compiler/frontend/OnnxImporter.h"
 
 #include "compiler/frontend/FunctionInliner.h"
+#include "compiler/frontend/GraphImporter.h"
 #include "compiler/frontend/OpImporters.h"
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/NodeLocation.h"
@@ -22,6 +23,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include <deque>
+#include <functional>
 
 using namespace mlir;
 
@@ -130,45 +132,6 @@ static Type declaredType(MLIRContext *ctx, const ::onnx::ValueInfoProto &v) {
   return RankedTensorType::get(dims, et);
 }
 
-namespace {
-class Importer {
-public:
-  Importer(MLIRContext &ctx, LoadedModel &model,
-           const ImportOptions &options)
-      : ctx(ctx), model(model), options(options), graph(model.proto.graph()),
-        modelLoc(modelLocation(&ctx, model.path)) {}
-
-  OwningOpRef<ModuleOp> run();
-
-private:
-  LogicalResult readOpset();
-  LogicalResult inlineModelFunctions();
-  LogicalResult checkOpTypes();
-  FailureOr<SmallVector<Type>> inputTypes();
-  LogicalResult importInitializers(OpBuilder &b);
-  FailureOr<std::vector<int>> topologicalOrder();
-  LogicalResult importNode(OpBuilder &b, const GraphNode &node);
-  std::string nodeName(const ::onnx::NodeProto &n) const {
-    if (!n.name().empty())
-      return n.name();
-    return n.output_size() ? n.output(0) : std::string("<unnamed>");
-  }
-  Location locOf(const ::onnx::NodeProto &n) {
-    return nodeLocation(&ctx, model.path, nodeName(n), n.op_type());
-  }
-
-  MLIRContext &ctx;
-  LoadedModel &model;
-  const ImportOptions &options;
-  const ::onnx::GraphProto &graph;
-  Location modelLoc;
-  int64_t opset = 0;
-  /// The graph's nodes, model-local functions inlined (FunctionInliner.h).
-  std::vector<GraphNode> nodes;
-  llvm::StringMap<Value> values;
-};
-} // namespace
-
 LogicalResult Importer::readOpset() {
   for (const auto &op : model.proto.opset_import())
     if (op.domain().empty() || op.domain() == "ai.onnx")
@@ -196,17 +159,27 @@ LogicalResult Importer::inlineModelFunctions() {
 LogicalResult Importer::checkOpTypes() {
   bool ok = true;
   const auto &table = opImporters();
-  for (const GraphNode &graphNode : nodes) {
-    const ::onnx::NodeProto &node = graphNode.get();
-    bool known = (node.domain().empty() || node.domain() == "ai.onnx") &&
-                 table.count(node.op_type());
-    if (!known) {
-      emitError(locOf(node)) << "unsupported operator '"
-                             << (node.domain().empty() ? "" : node.domain() + ".")
-                             << node.op_type() << "'";
-      ok = false;
-    }
-  }
+  // Subgraphs (If branches, Loop and Scan bodies) are checked too, nested
+  // ones included: all unsupported operators are reported at once.
+  std::function<void(const ::onnx::NodeProto &)> check =
+      [&](const ::onnx::NodeProto &node) {
+        bool standard = node.domain().empty() || node.domain() == "ai.onnx";
+        if (standard && isControlFlowOp(node.op_type())) {
+          for (const auto &a : node.attribute())
+            for (const auto &n : a.g().node())
+              check(n);
+          return;
+        }
+        if (!standard || !table.count(node.op_type())) {
+          emitError(locOf(node))
+              << "unsupported operator '"
+              << (node.domain().empty() ? "" : node.domain() + ".")
+              << node.op_type() << "'";
+          ok = false;
+        }
+      };
+  for (const GraphNode &graphNode : nodes)
+    check(graphNode.get());
   return success(ok);
 }
 
@@ -294,9 +267,14 @@ LogicalResult Importer::importInitializers(OpBuilder &b) {
   // Only initializers the graph reads are imported: an unused one is never
   // read, however large its data claims to be.
   llvm::StringSet<> read, seen;
-  for (const GraphNode &node : nodes)
+  std::vector<std::string> captured;
+  for (const GraphNode &node : nodes) {
     for (const auto &in : node.get().input())
       read.insert(in);
+    subgraphReads(node.get(), captured);
+  }
+  for (const std::string &name : captured)
+    read.insert(name);
   for (const auto &out : graph.output())
     read.insert(out.name());
   for (const auto &t : graph.initializer()) {
@@ -331,7 +309,7 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
     }
   std::vector<int> pending((int)nodes.size(), 0);
   std::vector<std::vector<int>> users((int)nodes.size());
-  for (int i = 0; i < (int)nodes.size(); ++i)
+  for (int i = 0; i < (int)nodes.size(); ++i) {
     for (const auto &in : nodes[i].get().input()) {
       if (in.empty() || values.count(in))
         continue;
@@ -343,6 +321,20 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
       ++pending[i];
       users[it->second].push_back(i);
     }
+    // A subgraph may capture values of the outer graph: those nodes come
+    // first. (Names it defines itself produce nothing out here.)
+    std::vector<std::string> captured;
+    subgraphReads(nodes[i].get(), captured);
+    llvm::StringSet<> counted;
+    for (const std::string &in : captured) {
+      auto it = producer.find(in);
+      if (it == producer.end() || it->second == i ||
+          !counted.insert(in).second)
+        continue;
+      ++pending[i];
+      users[it->second].push_back(i);
+    }
+  }
   std::deque<int> ready;
   for (int i = 0; i < (int)nodes.size(); ++i)
     if (!pending[i])
@@ -374,9 +366,11 @@ LogicalResult Importer::importNode(OpBuilder &b, const GraphNode &graphNode) {
   NodeContext n{b, locOf(node), node, {}, graphNode.opset, model.external,
                 {}, {}, {}};
   for (const auto &in : node.input())
-    n.operands.push_back(in.empty() ? Value() : values.lookup(in));
-  if (failed(opImporters().lookup(node.op_type())(n)) ||
-      failed(n.checkAttributes()))
+    n.operands.push_back(in.empty() ? Value() : resolve(values.lookup(in)));
+  LogicalResult built = isControlFlowOp(node.op_type())
+                            ? importControlFlow(b, n)
+                            : opImporters().lookup(node.op_type())(n);
+  if (failed(built) || failed(n.checkAttributes()))
     return failure();
   for (int i = 0; i < node.output_size(); ++i) {
     if (node.output(i).empty())
@@ -425,7 +419,7 @@ OwningOpRef<ModuleOp> Importer::run() {
 
   SmallVector<Value> results;
   for (const auto &out : graph.output()) {
-    Value v = values.lookup(out.name());
+    Value v = resolve(values.lookup(out.name()));
     if (!v) {
       emitError(modelLoc) << "graph output '" << out.name()
                           << "' is not produced by the graph";

@@ -288,7 +288,8 @@ static LogicalResult importConstant(NodeContext &n) {
   ElementsAttr value;
   if (const auto *a = n.typedAttr("value", ::onnx::AttributeProto::TENSOR)) {
     std::string err;
-    value = importTensor(b.getContext(), a->t(), n.external, err);
+    value = importTensor(b.getContext(), a->t(), n.external, err,
+                         kInlineConstantBytes);
     if (!value)
       return n.error(err);
   } else if (const auto *a = n.typedAttr("value_float",

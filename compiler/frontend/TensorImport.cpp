@@ -287,7 +287,8 @@ static std::string blobKey(StringRef name) {
 }
 
 ElementsAttr importTensor(MLIRContext *ctx, const ::onnx::TensorProto &t,
-                          ExternalData &external, std::string &error) {
+                          ExternalData &external, std::string &error,
+                          int64_t inlineBytes) {
   RankedTensorType type = tensorTypeOf(ctx, t, error);
   if (!type)
     return {};
@@ -317,14 +318,16 @@ ElementsAttr importTensor(MLIRContext *ctx, const ::onnx::TensorProto &t,
     }
     inPlace = ArrayRef<char>(t.raw_data().data(), t.raw_data().size());
   }
+  if (inPlace && expected <= inlineBytes)
+    return DenseElementsAttr::getFromRawBuffer(type, *inPlace);
   if (inPlace)
     return DenseResourceElementsAttr::get(
         type, blobName, UnmanagedAsmResourceBlob::allocateInferAlign(*inPlace));
   std::vector<char> bytes;
   if (!readTensorBytes(t, external, type, bytes, error))
     return {};
-  if (bytes.empty()) // a zero-element tensor: no blob to copy from
-    return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>());
+  if (bytes.empty() || expected <= inlineBytes)
+    return DenseElementsAttr::getFromRawBuffer(type, bytes);
   return DenseResourceElementsAttr::get(
       type, blobName,
       HeapAsmResourceBlob::allocateAndCopyWithAlign(bytes, alignof(uint64_t)));

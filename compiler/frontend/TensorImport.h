@@ -50,12 +50,19 @@ mlir::RankedTensorType tensorTypeOf(mlir::MLIRContext *ctx,
                                     const ::onnx::TensorProto &t,
                                     std::string &error);
 
+/// Constant nodes up to this size import as dense attributes.
+constexpr int64_t kInlineConstantBytes = 256;
+
 /// Builds the constant attribute for `t`. Raw data and external data are
 /// referenced in place (the proto and `external` must outlive the context);
-/// other payloads are copied once into a resource blob.
+/// other payloads are copied once into a resource blob. Tensors of at most
+/// `inlineBytes` bytes are plain dense attributes instead: Constant nodes,
+/// which an unrolled loop body imports once per iteration, and a blob each
+/// would cost a uniqued name.
 mlir::ElementsAttr importTensor(mlir::MLIRContext *ctx,
                                 const ::onnx::TensorProto &t,
-                                ExternalData &external, std::string &error);
+                                ExternalData &external, std::string &error,
+                               int64_t inlineBytes = 0);
 
 } // namespace onnxcc
 
