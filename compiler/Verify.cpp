@@ -154,6 +154,8 @@ public:
     initContext(ctx);
   }
   int run();
+  /// Whether run() failed because outputs disagreed (not on an error).
+  bool disagreed = false;
 
 private:
   LogicalResult groupDataSets();
@@ -295,16 +297,21 @@ bool Verifier::compareOutput(const DataSet &set, size_t o, StringRef gotPath) {
   Comparison c = compareTensors(type.getElementType(), gotBytes, ref, req.atol,
                                 req.rtol);
   bool ok = c.mismatches == 0;
-  llvm::outs() << llvm::sys::path::filename(set.dir) << " output " << o << " '"
-               << messageText(set.outputs[o].name()) << "' (" << c.count
-               << " values): max abs err " << llvm::format("%.3g", c.maxAbs)
-               << ", max rel err " << llvm::format("%.3g", c.maxRel)
-               << (ok ? "  ok" : "  MISMATCH");
+  std::string line;
+  llvm::raw_string_ostream os(line);
+  os << llvm::sys::path::filename(set.dir) << " output " << o << " '"
+     << messageText(set.outputs[o].name()) << "' (" << c.count
+     << " values): max abs err " << llvm::format("%.3g", c.maxAbs)
+     << ", max rel err " << llvm::format("%.3g", c.maxRel)
+     << (ok ? "  ok" : "  MISMATCH");
   if (!ok)
-    llvm::outs() << " (" << c.mismatches << " values out of tolerance; worst at index "
-                 << c.worst << ": got " << c.gotWorst << ", expected "
-                 << c.wantWorst << ")";
-  llvm::outs() << "\n";
+    os << " (" << c.mismatches << " values out of tolerance; worst at index "
+       << c.worst << ": got " << c.gotWorst << ", expected " << c.wantWorst
+       << ")";
+  if (!req.mismatches)
+    llvm::outs() << line << "\n";
+  else if (!ok)
+    req.mismatches->push_back({o, line});
   return ok;
 }
 
@@ -379,9 +386,16 @@ int Verifier::run() {
   if (req.workDir.empty())
     llvm::sys::fs::remove_directories(workDir);
   llvm::outs() << (allOk ? "PASS " : "FAIL ") << messageText(req.modelDir, 1024) << "\n";
+  disagreed = !allOk;
   return allOk ? 0 : 1;
 }
 
-int runVerify(const VerifyRequest &req) { return Verifier(req).run(); }
+int runVerify(const VerifyRequest &req) {
+  Verifier verifier(req);
+  int rc = verifier.run();
+  if (rc == 0 || !req.bisect || !verifier.disagreed)
+    return rc;
+  return runBisect(req);
+}
 
 } // namespace onnxcc

@@ -4,6 +4,8 @@
 
 #include <map>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace onnxcc {
 
@@ -22,10 +24,23 @@ struct VerifyRequest {
   /// Runs the built program through this (e.g. "qemu-aarch64 -L /usr/...").
   std::string execWrapper;
   bool fuse = true; ///< --no-fuse checks the unfused pipeline
+  /// --bisect: when outputs disagree, find the first node that diverges
+  /// from onnxruntime run by this Python (which needs onnx, onnxruntime).
+  bool bisect = false;
+  std::string python = "python3";
+  /// When set (by the bisection), per-output lines are not printed; each
+  /// mismatching output's index and line are recorded here instead.
+  std::vector<std::pair<size_t, std::string>> *mismatches = nullptr;
 };
 
 /// Returns the process exit code: 0 when every data set matches.
 int runVerify(const VerifyRequest &request);
+
+/// The --bisect step (Bisect.cpp): exposes every node output of the model
+/// as a graph output, runs data set 0 through onnxcc and onnxruntime, and
+/// names the first node, in graph order, whose output differs. Returns 1
+/// when one does (or on error), 0 when all match.
+int runBisect(const VerifyRequest &request);
 
 } // namespace onnxcc
 

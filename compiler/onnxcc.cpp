@@ -44,6 +44,7 @@ static const char *kVerifyUsage =
     "                      [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
+    "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
@@ -51,7 +52,13 @@ static const char *kVerifyUsage =
     "  are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
-    "  --keep DIR                   keeps the generated code and harness in DIR\n";
+    "  --keep DIR                   keeps the generated code and harness in DIR\n"
+    "  --bisect                     when outputs disagree, compares every\n"
+    "                               intermediate tensor of data set 0 with\n"
+    "                               onnxruntime and names the first node that\n"
+    "                               diverges\n"
+    "  --python PYTHON              the Python with onnx and onnxruntime for\n"
+    "                               --bisect (default $ONNXCC_PYTHON or python3)\n";
 
 static std::string usage() {
   return std::string(kCompileUsage) + kVerifyUsage +
@@ -129,11 +136,11 @@ int main(int argc, char **argv) {
   }
 
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
-      cxxFlags = "-O2 -march=native", execWrapper;
+      cxxFlags = "-O2 -march=native", execWrapper, python;
   std::map<std::string, int64_t> dims;
   std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
-  bool fuse = true;
+  bool fuse = true, bisect = false;
 
   /// Options taking one string. Paths do not shape the output, so they stay
   /// out of the banner: output is byte-identical across directories.
@@ -147,7 +154,8 @@ int main(int argc, char **argv) {
       {"--emit", &emit, false},       {"--dump-ir", &dumpIr, true},
       {"--cxx", &cxx, false},         {"--cxxflags", &cxxFlags, false},
       {"--exec-wrapper", &execWrapper, false},
-      {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true}};
+      {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true},
+      {"--python", &python, true}};
 
   // The flags recorded in the generated banner, as given.
   std::string commandLine;
@@ -196,6 +204,8 @@ int main(int argc, char **argv) {
     } else if (a == "--no-fuse") {
       fuse = false;
       record(a, "");
+    } else if (a == "--bisect") {
+      bisect = true;
     } else if (!a.empty() && a[0] == '-') {
       return usageError("unknown option '" + a + "'");
     } else if (input.empty()) {
@@ -222,6 +232,11 @@ int main(int argc, char **argv) {
     req.execWrapper = execWrapper;
     req.fuse = fuse;
     req.commandLine = commandLine;
+    req.bisect = bisect;
+    if (!python.empty())
+      req.python = python;
+    else if (const char *env = getenv("ONNXCC_PYTHON"))
+      req.python = env;
     return runVerify(req);
   }
 
