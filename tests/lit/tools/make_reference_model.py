@@ -15,6 +15,8 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
   bisect_chain     Relu -> Mul -> Exp -> Tanh -> Sin on 4096 values: at zero
                    tolerance the transcendental ones differ from onnxruntime
                    in the last bits, the first two never
+  signal           HannWindow (symmetric), HammingWindow, BlackmanWindow and
+                   MelWeightMatrix of constant sizes, each added to an input
   dropout_mask     Dropout-13 at inference with its mask output (all true)
   empty_ports      an input with no elements (2x0x4) reduced to zeros, and
                    an output with no elements (an empty Slice of 3x4)
@@ -102,6 +104,21 @@ elif name == "bisect_chain":
                helper.make_node("Sin", ["t"], ["y"], name="sin")],
               [vi("x", [4096])], [vi("y", [4096])], [const("half", np.float32(0.5))])
     feeds = {"x": rng.standard_normal(4096).astype(np.float32)}
+elif name == "signal":
+    i64 = lambda n, v: const(n, np.array(v, np.int64))
+    m = model([helper.make_node("HannWindow", ["n"], ["hann"], name="hann", periodic=0),
+               helper.make_node("HammingWindow", ["n"], ["hamming"], name="hamming"),
+               helper.make_node("BlackmanWindow", ["n"], ["blackman"], name="blackman"),
+               helper.make_node("Add", ["hann", "hamming"], ["hh"]),
+               helper.make_node("Add", ["hh", "blackman"], ["w"]),
+               helper.make_node("Add", ["x", "w"], ["y"], name="add"),
+               helper.make_node("MelWeightMatrix", ["bins", "dft", "rate", "lo", "hi"], ["mel"], name="mel"),
+               helper.make_node("Mul", ["mel", "s"], ["z"], name="scale")],
+              [vi("x", [12]), vi("s", [9, 8])], [vi("y", [12]), vi("z", [9, 8])],
+              [i64("n", 12), i64("bins", 8), i64("dft", 16), i64("rate", 8192),
+               const("lo", np.float32(0)), const("hi", np.float32(4096))])
+    feeds = {"x": rng.standard_normal(12).astype(np.float32),
+             "s": rng.standard_normal((9, 8)).astype(np.float32)}
 elif name == "dropout_mask":
     m = model([helper.make_node("Dropout", ["x", "ratio"], ["y", "mask"], name="drop")],
               [vi("x", [2, 3])], [vi("y", [2, 3]), helper.make_tensor_value_info("mask", TensorProto.BOOL, [2, 3])],
