@@ -405,6 +405,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addImageImporters(t);
     addAttentionImporters(t);
     addSignalImporters(t);
+    addRefusedImporters(t);
     return t;
   }();
   return table;
