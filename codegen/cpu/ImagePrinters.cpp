@@ -3,6 +3,7 @@
 
 #include "dialects/Kernel/KernelOps.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/StringSwitch.h"
 
 using namespace mlir;
 namespace k = ::onnxcc::kernel;
@@ -52,8 +53,41 @@ static LogicalResult printResizeAxis(PrintContext &c, raw_indented_ostream &os,
   return success();
 }
 
+static LogicalResult printGridSample(PrintContext &c, raw_indented_ostream &os,
+                                     k::GridSampleOp op) {
+  ArrayRef<int64_t> in = staticShape(op.getInput()), out = staticShape(op.getResult());
+  int64_t points = 1;
+  for (int64_t d = 2; d < (int64_t)out.size(); ++d)
+    points *= out[d];
+  if (in[0] * in[1] * points == 0) {
+    os << "// samples into an empty tensor: nothing to compute\n";
+    return success();
+  }
+  auto mode = llvm::StringSwitch<const char *>(op.getMode())
+                  .Case("nearest", "nearest")
+                  .Case("cubic", "cubic")
+                  .Default("linear");
+  auto pad = llvm::StringSwitch<const char *>(op.getPaddingMode())
+                 .Case("border", "border")
+                 .Case("reflection", "reflection")
+                 .Default("zeros");
+  os << "{\n";
+  os.indent();
+  os << "static constexpr std::int64_t spatial[] = "
+     << braceList(in.drop_front(2)) << ";\n";
+  os << "onnxcc::rt::grid_sample<onnxcc::rt::gs_mode::" << mode
+     << ", onnxcc::rt::gs_pad::" << pad << ", "
+     << (op.getAlignCorners() ? "true" : "false") << ", " << in[0] << ", "
+     << in[1] << ", " << points << ">(spatial, " << c.ptr(op.getInput()) << ", "
+     << c.ptr(op.getGrid()) << ", " << c.ptr(op.getResult()) << ");\n";
+  os.unindent();
+  os << "}\n";
+  return success();
+}
+
 void addImagePrinters(KernelPrinterTable &t) {
   addPrinter<k::ResizeAxisOp>(t, printResizeAxis);
+  addPrinter<k::GridSampleOp>(t, printGridSample);
 }
 
 } // namespace onnxcc

@@ -75,6 +75,24 @@ LogicalResult importResize(NodeContext &n) {
                n.getString("nearest_mode", "round_prefer_floor"));
 }
 
+/// GridSample: opset 16's bilinear/bicubic are opset 20's linear/cubic.
+LogicalResult importGridSample(NodeContext &n) {
+  if (failed(n.arity(2, 2)))
+    return failure();
+  std::string mode = n.getString("mode", n.opset < 20 ? "bilinear" : "linear");
+  if (mode == "bilinear")
+    mode = "linear";
+  else if (mode == "bicubic")
+    mode = "cubic";
+  int64_t align = n.getInt("align_corners", 0);
+  if (align != 0 && align != 1)
+    return n.error("align_corners " + Twine(align) + " is not 0 or 1");
+  n.results.push_back(o::GridSampleOp::create(
+      n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
+      n.operand(1), mode, n.getString("padding_mode", "zeros"), align));
+  return success();
+}
+
 LogicalResult importUpsample(NodeContext &n) {
   std::string mode = n.getString("mode", "nearest");
   if (mode == "bilinear") // opset 7's spelling
@@ -103,6 +121,7 @@ LogicalResult importUpsample(NodeContext &n) {
 void addImageImporters(llvm::StringMap<OpImportFn> &t) {
   t["Resize"] = importResize;
   t["Upsample"] = importUpsample;
+  t["GridSample"] = importGridSample;
 }
 
 } // namespace onnxcc

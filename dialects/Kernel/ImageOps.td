@@ -27,4 +27,21 @@ def Kernel_ResizeAxisOp : Kernel_Op<"resize_axis", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Kernel_GridSampleOp : Kernel_Op<"grid_sample", [Pure]> {
+  let summary = "sample images at a grid of normalised coordinates";
+  let description = [{
+    onnx.grid_sample at static shapes: `input` [N, C, S1..Sk] sampled at
+    `grid` [N, D1..Dk, k] gives [N, C, D1..Dk]. Coordinates and weights
+    are computed in f32 (f64 for f64 images), as onnx.reference does.
+
+    ```mlir
+    %y = kernel.grid_sample %x, %g {mode = "linear", padding_mode = "zeros", align_corners = false} : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins StaticTensor:$input, StaticTensor:$grid, StrAttr:$mode,
+                   StrAttr:$padding_mode, BoolAttr:$align_corners);
+  let results = (outs StaticTensor:$output);
+  let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
+}
+
 #endif // ONNXCC_KERNEL_IMAGE_OPS

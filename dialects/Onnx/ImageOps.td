@@ -43,4 +43,27 @@ def Onnx_ResizeOp : Onnx_FamilyOp<"resize", [AttrSizedOperandSegments]> {
   }];
 }
 
+def Onnx_GridSampleOp : Onnx_FamilyOp<"grid_sample"> {
+  let summary = "sample an image at the grid's normalised coordinates";
+  let description = [{
+    ONNX `GridSample` (opset 16: 2-D with bilinear/bicubic/nearest; opset
+    20+: 1-D to 3-D spatial dims with linear/cubic/nearest, which opset 16's
+    names import as). `grid` is [N, D1..Dk, k] with coordinates in [-1, 1]
+    (x first, for the innermost axis); the output is [N, C, D1..Dk].
+
+    ```mlir
+    %y = onnx.grid_sample %x, %g {mode = "linear", padding_mode = "zeros", align_corners = 0 : i64} : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
+    ```
+  }];
+  let arguments = (ins AnyTensor:$input, AnyTensor:$grid,
+                   DefaultValuedAttr<StrAttr, "\"linear\"">:$mode,
+                   DefaultValuedAttr<StrAttr, "\"zeros\"">:$padding_mode,
+                   DefaultValuedAttr<I64Attr, "0">:$align_corners);
+  let results = (outs AnyTensor:$output);
+  let assemblyFormat = "$input `,` $grid attr-dict `:` functional-type(operands, results)";
+  let inferTypes = [{
+      return ::onnxcc::inferGridSampleTypes(loc, adaptor, types);
+  }];
+}
+
 #endif // ONNXCC_ONNX_IMAGE_OPS

@@ -94,4 +94,45 @@ LogicalResult inferResizeTypes(std::optional<Location> loc,
   return success();
 }
 
+LogicalResult inferGridSampleTypes(std::optional<Location> loc,
+                                   onnx::GridSampleOp::Adaptor adaptor,
+                                   SmallVectorImpl<Type> &types) {
+  Type element = getElementTypeOrSelf(adaptor.getInput().getType());
+  StringRef mode = adaptor.getMode(), pad = adaptor.getPaddingMode();
+  if (mode != "linear" && mode != "nearest" && mode != "cubic")
+    return emitOptionalError(loc, "mode '", mode,
+                             "' is not linear, nearest or cubic");
+  if (pad != "zeros" && pad != "border" && pad != "reflection")
+    return emitOptionalError(loc, "padding_mode '", pad,
+                             "' is not zeros, border or reflection");
+  auto x = dyn_cast<RankedTensorType>(adaptor.getInput().getType());
+  auto g = dyn_cast<RankedTensorType>(adaptor.getGrid().getType());
+  if (!x || !g) {
+    types.push_back(UnrankedTensorType::get(element));
+    return success();
+  }
+  int64_t spatial = x.getRank() - 2;
+  if (spatial < 1 || spatial > 3 || g.getRank() != spatial + 2)
+    return emitOptionalError(loc, "input of rank ", x.getRank(),
+                             " and grid of rank ", g.getRank(),
+                             ": expected 1 to 3 spatial dims and a grid of "
+                             "rank spatial + 2");
+  if (mode == "cubic" && spatial != 2)
+    return emitOptionalError(loc, "cubic sampling is defined for 2 spatial "
+                             "dims, not ", spatial);
+  if (!isa<FloatType>(element) || !isa<FloatType>(g.getElementType()))
+    return emitOptionalError(loc, "samples ", element, " at ",
+                             g.getElementType(), " coordinates: floats only");
+  if (x.getDimSize(0) != g.getDimSize(0) || g.getDimSize(g.getRank() - 1) != spatial)
+    return emitOptionalError(loc, "grid [", g.getDimSize(0), ", ..., ",
+                             g.getDimSize(g.getRank() - 1), "] does not match ",
+                             x.getDimSize(0), " images of ", spatial,
+                             " spatial dims");
+  SmallVector<int64_t> shape{x.getDimSize(0), x.getDimSize(1)};
+  for (int64_t d = 1; d <= spatial; ++d)
+    shape.push_back(g.getDimSize(d));
+  types.push_back(RankedTensorType::get(shape, element));
+  return success();
+}
+
 } // namespace onnxcc

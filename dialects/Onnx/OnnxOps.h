@@ -24,6 +24,10 @@ namespace onnxcc {
 mlir::LogicalResult inferResizeTypes(std::optional<mlir::Location> loc,
                                      onnx::ResizeOp::Adaptor adaptor,
                                      llvm::SmallVectorImpl<mlir::Type> &types);
+/// The type rule of onnx.grid_sample (ImageShapes.cpp).
+mlir::LogicalResult inferGridSampleTypes(std::optional<mlir::Location> loc,
+                                         onnx::GridSampleOp::Adaptor adaptor,
+                                         llvm::SmallVectorImpl<mlir::Type> &types);
 /// The type rule of onnx.attention (AttentionShapes.cpp).
 mlir::LogicalResult inferAttentionTypes(std::optional<mlir::Location> loc,
                                         onnx::AttentionOp::Adaptor adaptor,

@@ -69,10 +69,21 @@ struct ResizePattern : OpRewritePattern<o::ResizeOp> {
   }
 };
 
+/// GridSample is one kernel; the shape rule already checked its operands.
+struct GridSamplePattern : OpRewritePattern<o::GridSampleOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(o::GridSampleOp op, PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<k::GridSampleOp>(
+        op, op.getType(), op.getInput(), op.getGrid(), op.getMode(),
+        op.getPaddingMode(), op.getAlignCorners() != 0);
+    return success();
+  }
+};
+
 } // namespace
 
 void populateImagePatterns(RewritePatternSet &patterns) {
-  patterns.add<ResizePattern>(patterns.getContext());
+  patterns.add<ResizePattern, GridSamplePattern>(patterns.getContext());
 }
 
 } // namespace onnxcc

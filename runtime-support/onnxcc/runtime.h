@@ -16,6 +16,7 @@
 #include "onnxcc/quantization.h"
 #include "onnxcc/recurrent.h"
 #include "onnxcc/reduce.h"
+#include "onnxcc/grid_sample.h"
 #include "onnxcc/resize.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"

@@ -17,6 +17,8 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
                    in the last bits, the first two never
   signal           HannWindow (symmetric), HammingWindow, BlackmanWindow and
                    MelWeightMatrix of constant sizes, each added to an input
+  grid_sample      GridSample-20: cubic with reflection and linear with
+                   border, coordinates beyond [-1, 1]
   dropout_mask     Dropout-13 at inference with its mask output (all true)
   empty_ports      an input with no elements (2x0x4) reduced to zeros, and
                    an output with no elements (an empty Slice of 3x4)
@@ -119,6 +121,15 @@ elif name == "signal":
                const("lo", np.float32(0)), const("hi", np.float32(4096))])
     feeds = {"x": rng.standard_normal(12).astype(np.float32),
              "s": rng.standard_normal((9, 8)).astype(np.float32)}
+elif name == "grid_sample":
+    g = rng.uniform(-1.6, 1.6, (2, 3, 5, 2)).astype(np.float32)
+    m = model([helper.make_node("GridSample", ["x", "g"], ["y"], name="cubic", mode="cubic",
+                                padding_mode="reflection"),
+               helper.make_node("GridSample", ["x", "g"], ["z"], name="linear", mode="linear",
+                                padding_mode="border", align_corners=1)],
+              [vi("x", [2, 3, 4, 6]), vi("g", [2, 3, 5, 2])], [vi("y", [2, 3, 3, 5]), vi("z", [2, 3, 3, 5])],
+              [], opset=20)
+    feeds = {"x": rng.standard_normal((2, 3, 4, 6)).astype(np.float32), "g": g}
 elif name == "dropout_mask":
     m = model([helper.make_node("Dropout", ["x", "ratio"], ["y", "mask"], name="drop")],
               [vi("x", [2, 3])], [vi("y", [2, 3]), helper.make_tensor_value_info("mask", TensorProto.BOOL, [2, 3])],
