@@ -79,8 +79,15 @@ static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
     } else if (auto it = dyn_cast<IntegerType>(et)) {
       int64_t v = 0;
       std::memcpy(&v, p, width);
-      if (!it.isUnsigned() && width < 8) // sign-extend
-        v = (v << (64 - 8 * width)) >> (64 - 8 * width);
+      // Extend from the type's width: a 4-bit element may hold only its
+      // nibble in its byte.
+      unsigned bits = it.getWidth();
+      if (bits < 64) {
+        if (it.isUnsigned())
+          v &= (int64_t(1) << bits) - 1;
+        else
+          v = int64_t(uint64_t(v) << (64 - bits)) >> (64 - bits);
+      }
       out[i] = static_cast<Out>(v);
     } else {
       return false;

@@ -20,7 +20,10 @@ class Onnx_LinearQuantOp<string mnemonic, bit isQuantize>
                        Optional<AnyTensor>:$zero_point,
                        DefaultValuedAttr<I64Attr, "1">:$axis,
                        DefaultValuedAttr<I64Attr, "0">:$block_size,
-                       TypeAttr:$output_type);
+                       TypeAttr:$output_type,
+                       // Float8 outputs of quantize_linear: clamp to the
+                       // largest finite value (else Inf/NaN).
+                       DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs AnyTensor:$y);
   let assemblyFormat = [{
     $x `,` $scale (`,` $zero_point^)? attr-dict `:` functional-type(operands, results)

@@ -94,4 +94,6 @@ template <typename T, typename V> ONNXCC_INLINE T store_as(V v) {
 } // namespace rt
 } // namespace onnxcc
 
+#include "onnxcc/small_types.h" // the 8/4/2-bit storage types
+
 #endif // ONNXCC_RUNTIME_TYPES_H
