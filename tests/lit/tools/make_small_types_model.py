@@ -8,6 +8,8 @@ Identity (so the constant survives as the output's value):
   codes.onnx      FLOAT8E4M3FN [3] in int32_data, FLOAT8E8M0 [2] in raw_data
   short.onnx      INT4 [5] with 2 bytes of raw_data (3 needed)
   cast_e8m0.onnx  Cast to FLOAT8E8M0 with round_mode="nearest"
+  fold.onnx       Cast of a FLOAT constant [1, 1e6, -0.5, 9.7, -1] to INT4
+                  (folded: a dense si4 constant, written as weights)
 
   python make_small_types_model.py OUT_DIR
 """
@@ -60,3 +62,10 @@ save("short.onnx", [tensor("i4", 22, [5], raw=[0xE1, 0x87])])
 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
 save("cast_e8m0.onnx", [], [helper.make_node(
     "Cast", ["x"], ["y"], to=24, round_mode="nearest", name="to_e8m0")], [x])
+c = helper.make_node("Constant", [], ["c"], value=helper.make_tensor(
+    "c", TensorProto.FLOAT, [5], [1, 1e6, -0.5, 9.7, -1]))
+g = helper.make_graph([c, helper.make_node("Cast", ["c"], ["y"], to=22)], "g", [],
+                      [helper.make_tensor_value_info("y", 22, [5])])
+m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 25)])
+m.ir_version = 11
+onnx.save(m, os.path.join(out, "fold.onnx"))
