@@ -146,8 +146,8 @@ Value buildQuantLoop(PatternRewriter &rewriter, Location loc, Type resultType,
 }
 
 /// y = saturate(round(x / scale) + zero_point); to a float type (float8,
-/// float4) x / scale converted as ONNX's reference does: float8 ignores the
-/// zero point (it must be 0) and clamps with `saturate`, float4 adds it.
+/// float4) x / scale converted as ONNX's reference does: float8 has no zero
+/// point (the caller drops it) and clamps with `saturate`, float4 adds it.
 Value quantizeBody(ScalarBuilder &s, ValueRange a, TypeRange e, Type result,
                    bool saturate) {
   Type f = computeFloat(s.builder(), {e[0], e[1]});
@@ -157,7 +157,7 @@ Value quantizeBody(ScalarBuilder &s, ValueRange a, TypeRange e, Type result,
   Value scale = s.convert(a[1], e[1], f);
   Value v = s.div(x, scale, false);
   if (isa<FloatType>(result)) {
-    if (isa<Float4E2M1FNType>(result) && a.size() > 2)
+    if (a.size() > 2)
       v = s.add(v, s.convert(a[2], e[2], f));
     v = s.convert(v, f, result);
     if (saturate && ScalarBuilder::isSaturable(result))
@@ -177,6 +177,10 @@ struct QuantizeLinearPattern : OpRewritePattern<o::QuantizeLinearOp> {
     if (failed(q))
       return failure();
     bool saturate = op.getSaturate();
+    // Float8 ignores the zero point (ONNX's reference; it must be 0): not
+    // an input of the loop, whose body would leave it unused.
+    if (ScalarBuilder::isSaturable(getElementTypeOrSelf(op.getType())))
+      q->zeroPoint = Value();
     rewriter.replaceOp(op, buildQuantLoop(rewriter, op.getLoc(), op.getType(), *q,
                                           [&](ScalarBuilder &s, ValueRange a,
                                               TypeRange e, Type result) {

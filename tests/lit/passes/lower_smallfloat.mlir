@@ -85,11 +85,12 @@ func.func @quantize_int4(%x: tensor<2x3xf32>, %s: tensor<f32>, %z: tensor<1xsi4>
 
 // -----
 
-// Tests that QuantizeLinear to float8 divides, ignores the zero point (it
-// must be 0) and clamps when saturating; with saturate = false it does not.
+// Tests that QuantizeLinear to float8 divides, drops the zero point (it
+// must be 0; no unused loop input) and clamps when saturating; with
+// saturate = false it does not.
 // CHECK-LABEL: func @quantize_e4m3fn
 func.func @quantize_e4m3fn(%x: tensor<4xf32>, %s: tensor<f32>, %z: tensor<f8E4M3FN>) -> (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) {
-  // CHECK: kernel.elementwise
+  // CHECK: kernel.elementwise %{{.*}}, %{{.*}} : (tensor<4xf32>, tensor<f32>) -> tensor<4xf8E4M3FN>
   // CHECK: arith.divf
   // CHECK-NOT: arith.addf
   // CHECK: arith.minimumf
