@@ -7,6 +7,8 @@ Identity (so the constant survives as the output's value):
                   int32), FLOAT4E2M1 [3] in packed raw_data
   codes.onnx      FLOAT8E4M3FN [3] in int32_data, FLOAT8E8M0 [2] in raw_data
   short.onnx      INT4 [5] with 2 bytes of raw_data (3 needed)
+  long32.onnx     UINT2 [3] with 3 int32_data entries (1 packed byte needed)
+  few8.onnx       FLOAT8E4M3FN [2] with 1 int32_data entry
   cast_e8m0.onnx  Cast to FLOAT8E8M0 with round_mode="nearest"
   fold.onnx       Cast of a FLOAT constant [1, 1e6, -0.5, 9.7, -1] to INT4
                   (folded: a dense si4 constant, written as weights)
@@ -66,6 +68,8 @@ save("codes.onnx", [
     tensor("e8", 24, [2], raw=[0x7F, 0x80]),
 ])
 save("short.onnx", [tensor("i4", 22, [5], raw=[0xE1, 0x87])])
+save("long32.onnx", [tensor("u2", 25, [3], int32=[1, 2, 3])])
+save("few8.onnx", [tensor("f8", 17, [2], int32=[0x38])])
 x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [2])
 save("cast_e8m0.onnx", [], [helper.make_node(
     "Cast", ["x"], ["y"], to=24, round_mode="nearest", name="to_e8m0")], [x])
