@@ -181,12 +181,11 @@ struct QuantizeLinearPattern : OpRewritePattern<o::QuantizeLinearOp> {
     // an input of the loop, whose body would leave it unused.
     if (ScalarBuilder::isSaturable(getElementTypeOrSelf(op.getType())))
       q->zeroPoint = Value();
-    rewriter.replaceOp(op, buildQuantLoop(rewriter, op.getLoc(), op.getType(), *q,
-                                          [&](ScalarBuilder &s, ValueRange a,
-                                              TypeRange e, Type result) {
-                                            return quantizeBody(s, a, e, result,
-                                                                saturate);
-                                          }));
+    auto body = [&](ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
+      return quantizeBody(s, a, e, result, saturate);
+    };
+    rewriter.replaceOp(op, buildQuantLoop(rewriter, op.getLoc(), op.getType(),
+                                          *q, body));
     return success();
   }
 };
