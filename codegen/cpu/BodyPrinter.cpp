@@ -43,8 +43,18 @@ std::string cppElementType(Type t) {
   if (t.isF16()) return "onnxcc::rt::f16";
   if (t.isBF16()) return "onnxcc::rt::bf16";
   if (t.isInteger(1)) return "bool";
+  // The 8/4/2-bit storage types (runtime-support/onnxcc/small_types.h).
+  if (isa<Float8E4M3FNType>(t)) return "onnxcc::rt::f8e4m3fn";
+  if (isa<Float8E4M3FNUZType>(t)) return "onnxcc::rt::f8e4m3fnuz";
+  if (isa<Float8E5M2Type>(t)) return "onnxcc::rt::f8e5m2";
+  if (isa<Float8E5M2FNUZType>(t)) return "onnxcc::rt::f8e5m2fnuz";
+  if (isa<Float8E8M0FNUType>(t)) return "onnxcc::rt::f8e8m0";
+  if (isa<Float4E2M1FNType>(t)) return "onnxcc::rt::f4e2m1";
   if (auto it = dyn_cast<IntegerType>(t)) {
     unsigned w = it.getWidth();
+    if (w == 4 || w == 2)
+      return std::string("onnxcc::rt::") + (it.isUnsigned() ? "u" : "i") +
+             std::to_string(w);
     if (w != 8 && w != 16 && w != 32 && w != 64)
       return "";
     return (it.isUnsigned() ? "std::uint" : "std::int") + std::to_string(w) + "_t";

@@ -88,10 +88,10 @@ void Emitter::emitHeader(func::FuncOp func) {
   int64_t ws = 0;
   if (auto a = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr))
     ws = a.getInt();
-  // 16-bit float ports need the runtime's storage types, and empty ports
-  // its tag type.
+  // 16-, 8-, 4- and 2-bit ports need the runtime's storage types, and
+  // empty ports its tag type.
   bool halves = llvm::any_of(ports, [](const Port &p) {
-    return p.type.getElementType().isF16() || p.type.getElementType().isBF16();
+    return StringRef(p.element()).starts_with("onnxcc::rt::");
   });
   halves |= llvm::any_of(ports, [](const Port &p) { return p.empty(); });
   os << banner() << "#ifndef " << guard << "\n#define " << guard << "\n\n"

@@ -93,9 +93,21 @@ LogicalResult importClip(NodeContext &n) {
   return success();
 }
 
+/// Cast/CastLike to `et` with their `saturate` and `round_mode` (opsets 19
+/// and 25), which only change float8 targets. E8M0 takes the defaults
+/// only (saturate=1, round_mode="up": what its storage type does).
 LogicalResult castTo(NodeContext &n, Type et) {
+  int64_t saturate = n.getInt("saturate", 1);
+  std::string roundMode = n.getString("round_mode", "up");
+  if (roundMode != "up" && roundMode != "down" && roundMode != "nearest")
+    return n.error("round_mode '" + roundMode +
+                   "' is not one of 'up', 'down', 'nearest'");
+  if (isa<Float8E8M0FNUType>(et) && (saturate != 1 || roundMode != "up"))
+    return n.error("cast to FLOAT8E8M0 with saturate=" +
+                   std::to_string(saturate) + " round_mode='" + roundMode +
+                   "' is not supported (saturate=1 round_mode='up' only)");
   n.results.push_back(o::CastOp::create(n.builder, n.loc, n.unranked(et),
-                                        n.operand(0), et));
+                                        n.operand(0), et, saturate != 0));
   return success();
 }
 
@@ -106,18 +118,12 @@ LogicalResult importCast(NodeContext &n) {
   Type et = elementTypeFor(n.builder.getContext(), to);
   if (!et)
     return n.error("cannot cast to " + onnxTypeName(to));
-  // `saturate` (opset 19) and `round_mode` (opset 25) only affect float8
-  // targets, which have no type here.
-  (void)n.getInt("saturate", 1);
-  (void)n.getString("round_mode", "up");
   return castTo(n, et);
 }
 
 LogicalResult importCastLike(NodeContext &n) {
   if (failed(n.arity(2, 2)))
     return failure();
-  (void)n.getInt("saturate", 1);
-  (void)n.getString("round_mode", "up");
   return castTo(n, getElementTypeOrSelf(n.operand(1).getType()));
 }
 

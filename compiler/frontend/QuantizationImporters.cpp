@@ -47,8 +47,8 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
   }
   if (!out)
     out = IntegerType::get(n.builder.getContext(), 8, IntegerType::Unsigned);
-  // `saturate` only changes float8 targets, which have no type here.
-  (void)n.getInt("saturate", 1);
+  // `saturate` only changes float8 targets.
+  bool saturate = n.getInt("saturate", 1) != 0;
   // `precision` (opset 23): the type x / scale is computed in. f32 is what
   // the kernels use; another one would round differently.
   int64_t precision = n.getInt("precision", 0);
@@ -57,7 +57,8 @@ LogicalResult importQuantizeLinear(NodeContext &n) {
                    " is not supported (FLOAT only)");
   n.results.push_back(o::QuantizeLinearOp::create(
       n.builder, n.loc, n.unranked(out), n.operand(0), n.operand(1),
-      n.operand(2), n.getInt("axis", 1), n.getInt("block_size", 0), out));
+      n.operand(2), n.getInt("axis", 1), n.getInt("block_size", 0), out,
+      saturate));
   return success();
 }
 

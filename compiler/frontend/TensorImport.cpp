@@ -37,11 +37,54 @@ Type elementTypeFor(MLIRContext *ctx, int32_t t) {
   case ::onnx::TensorProto::UINT64: return b.getIntegerType(64, /*isSigned=*/false);
   case ::onnx::TensorProto::BFLOAT16: return b.getBF16Type();
   case ::onnx::TensorProto::BOOL: return b.getI1Type();
+  // The 8/4/2-bit types (onnx.proto 1.14+; libonnx-dev's has no names for
+  // them): storage types computed in f32 or i8, one byte per element.
+  case kOnnxFloat8E4M3FN: return b.getType<Float8E4M3FNType>();
+  case kOnnxFloat8E4M3FNUZ: return b.getType<Float8E4M3FNUZType>();
+  case kOnnxFloat8E5M2: return b.getType<Float8E5M2Type>();
+  case kOnnxFloat8E5M2FNUZ: return b.getType<Float8E5M2FNUZType>();
+  case kOnnxUInt4: return b.getIntegerType(4, /*isSigned=*/false);
+  case kOnnxInt4: return b.getIntegerType(4, /*isSigned=*/true);
+  case kOnnxFloat4E2M1: return b.getType<Float4E2M1FNType>();
+  case kOnnxFloat8E8M0: return b.getType<Float8E8M0FNUType>();
+  case kOnnxUInt2: return b.getIntegerType(2, /*isSigned=*/false);
+  case kOnnxInt2: return b.getIntegerType(2, /*isSigned=*/true);
   default: return {};
   }
 }
 
+int packedBits(int32_t t) {
+  switch (t) {
+  case kOnnxUInt4:
+  case kOnnxInt4:
+  case kOnnxFloat4E2M1: return 4;
+  case kOnnxUInt2:
+  case kOnnxInt2: return 2;
+  default: return 0;
+  }
+}
+
+/// Unpacks `n` elements of `bits` bits (low bits first) from `packed`, one
+/// byte each: signed integers sign-extended, the rest zero-extended.
+static void unpackElements(ArrayRef<char> packed, int64_t n, int bits,
+                           bool isSigned, std::vector<char> &bytes) {
+  bytes.resize(n);
+  int perByte = 8 / bits;
+  unsigned mask = (1u << bits) - 1;
+  for (int64_t i = 0; i < n; ++i) {
+    unsigned v = ((unsigned char)packed[i / perByte] >> (bits * (i % perByte))) & mask;
+    if (isSigned && (v >> (bits - 1)))
+      v |= ~mask;
+    bytes[i] = static_cast<char>(v);
+  }
+}
+
 std::string onnxTypeName(int32_t t) {
+  static const char *const small[] = {
+      "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ", "UINT4",
+      "INT4",         "FLOAT4E2M1",     "FLOAT8E8M0", "UINT2",          "INT2"};
+  if (t >= kOnnxFloat8E4M3FN && t <= kOnnxInt2)
+    return small[t - kOnnxFloat8E4M3FN];
   if (::onnx::TensorProto::DataType_IsValid(t))
     return ::onnx::TensorProto::DataType_Name(
         static_cast<::onnx::TensorProto::DataType>(t));
@@ -218,6 +261,34 @@ bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
     error += "]";
     return false;
   };
+  if (int bits = packedBits(t.data_type())) {
+    // 4-bit and 2-bit elements are packed, low bits first, in raw data,
+    // external data and int32_data (one packed byte per int32).
+    int64_t packedBytes = (n * bits + 7) / 8;
+    bool isSigned = t.data_type() == kOnnxInt4 || t.data_type() == kOnnxInt2;
+    std::vector<char> packed;
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+      auto mapped = mapExternal(t, external, packedBytes, error);
+      if (!mapped)
+        return false;
+      packed.assign(mapped->begin(), mapped->end());
+    } else if (t.has_raw_data()) {
+      packed.assign(t.raw_data().begin(), t.raw_data().end());
+    } else {
+      if ((int64_t)t.int32_data_size() != packedBytes) {
+        expected = packedBytes;
+        return mismatch(t.int32_data_size(), "bytes");
+      }
+      for (int32_t v : t.int32_data())
+        packed.push_back(static_cast<char>(v));
+    }
+    if ((int64_t)packed.size() != packedBytes) {
+      expected = packedBytes;
+      return mismatch(packed.size(), "bytes");
+    }
+    unpackElements(packed, n, bits, isSigned, bytes);
+    return true;
+  }
   if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
     auto mapped = mapExternal(t, external, expected, error);
     if (!mapped)
@@ -259,6 +330,11 @@ bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
   case ::onnx::TensorProto::BOOL:
     return copyFrom(t.int32_data(), [](int32_t v) { return uint8_t(v != 0); });
   case ::onnx::TensorProto::UINT8:
+  case kOnnxFloat8E4M3FN: // the 8-bit code, as in int32_data
+  case kOnnxFloat8E4M3FNUZ:
+  case kOnnxFloat8E5M2:
+  case kOnnxFloat8E5M2FNUZ:
+  case kOnnxFloat8E8M0:
     return copyFrom(t.int32_data(), [](int32_t v) { return uint8_t(v); });
   case ::onnx::TensorProto::UINT16:
   case ::onnx::TensorProto::FLOAT16:
@@ -306,7 +382,9 @@ ElementsAttr importTensor(MLIRContext *ctx, const ::onnx::TensorProto &t,
   // Raw and external data are referenced where they are (parsed protobuf,
   // mapped file): no copy of weights.
   std::optional<ArrayRef<char>> inPlace;
-  if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
+  if (packedBits(t.data_type())) {
+    // Packed sub-byte data is unpacked to a byte per element: no view.
+  } else if (t.data_location() == ::onnx::TensorProto::EXTERNAL) {
     inPlace = mapExternal(t, external, expected, error);
     if (!inPlace)
       return {};

@@ -31,6 +31,24 @@ struct ExternalData {
   void release(llvm::ArrayRef<char> bytes) const;
 };
 
+/// TensorProto.DataType values newer than libonnx-dev's onnx.proto.
+enum : int32_t {
+  kOnnxFloat8E4M3FN = 17,
+  kOnnxFloat8E4M3FNUZ = 18,
+  kOnnxFloat8E5M2 = 19,
+  kOnnxFloat8E5M2FNUZ = 20,
+  kOnnxUInt4 = 21,
+  kOnnxInt4 = 22,
+  kOnnxFloat4E2M1 = 23,
+  kOnnxFloat8E8M0 = 24,
+  kOnnxUInt2 = 25,
+  kOnnxInt2 = 26,
+};
+
+/// Bits per element of a packed ONNX type (4 for INT4/UINT4/FLOAT4E2M1, 2
+/// for INT2/UINT2), 0 for the others.
+int packedBits(int32_t onnxType);
+
 /// Maps an ONNX TensorProto.DataType to the MLIR element type, or null.
 mlir::Type elementTypeFor(mlir::MLIRContext *ctx, int32_t onnxType);
 /// Spelling for messages: "FLOAT", "INT64", ... or the number.

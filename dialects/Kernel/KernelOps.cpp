@@ -47,11 +47,16 @@ static LogicalResult verifyScalarBody(Operation *op, Region &region,
 }
 
 Type onnxcc::kernel::computeType(Type element) {
-  if (element.isF16() || element.isBF16())
+  // The 16-, 8- and 4-bit floats compute in f32.
+  if (isa<FloatType>(element) && element.getIntOrFloatBitWidth() <= 16)
     return Float32Type::get(element.getContext());
-  if (auto it = dyn_cast<IntegerType>(element))
+  if (auto it = dyn_cast<IntegerType>(element)) {
+    // 4- and 2-bit integers compute in 8 bits (their storage wraps).
+    if (it.getWidth() > 1 && it.getWidth() < 8)
+      return IntegerType::get(element.getContext(), 8);
     if (!it.isSignless())
       return IntegerType::get(element.getContext(), it.getWidth());
+  }
   return element;
 }
 

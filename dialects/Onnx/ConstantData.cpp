@@ -44,6 +44,12 @@ static std::optional<ArrayRef<char>> rawView(ElementsAttr attr, bool &isSplat) {
   return std::nullopt;
 }
 
+/// The 8- and 4-bit floats, read and written by value through APFloat.
+static bool isSmallFloat(Type t) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+             Float8E5M2FNUZType, Float8E8M0FNUType, Float4E2M1FNType>(t);
+}
+
 template <typename Out>
 static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
   Type et = attr.getElementType();
@@ -76,11 +82,28 @@ static bool readAs(ElementsAttr attr, std::vector<Out> &out) {
       double d;
       std::memcpy(&d, p, 8);
       out[i] = static_cast<Out>(d);
+    } else if (isSmallFloat(et)) {
+      // The float8/float4 code (float4's in the low bits), exactly.
+      auto ft = cast<FloatType>(et);
+      unsigned bits = ft.getWidth();
+      uint64_t code = static_cast<unsigned char>(*p) & ((1u << bits) - 1);
+      llvm::APFloat f(ft.getFloatSemantics(), llvm::APInt(bits, code));
+      bool loses;
+      f.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &loses);
+      out[i] = static_cast<Out>(f.convertToDouble());
     } else if (auto it = dyn_cast<IntegerType>(et)) {
       int64_t v = 0;
       std::memcpy(&v, p, width);
-      if (!it.isUnsigned() && width < 8) // sign-extend
-        v = (v << (64 - 8 * width)) >> (64 - 8 * width);
+      // Extend from the type's width: a 4-bit element may hold only its
+      // nibble in its byte.
+      unsigned bits = it.getWidth();
+      if (bits < 64) {
+        if (it.isUnsigned())
+          v &= (int64_t(1) << bits) - 1;
+        else
+          v = int64_t(uint64_t(v) << (64 - bits)) >> (64 - bits);
+      }
       out[i] = static_cast<Out>(v);
     } else {
       return false;
@@ -98,7 +121,30 @@ bool readAsInt64s(ElementsAttr attr, std::vector<int64_t> &out) {
   return isa<IntegerType>(attr.getElementType()) && readAs(attr, out);
 }
 
+/// The width of a 4- or 2-bit integer type, else 0. Their bytes in memory
+/// are the value extended to 8 bits (sign-extended when signed); a dense
+/// attribute holds only the low bits.
+static unsigned subByteIntWidth(Type t) {
+  auto it = dyn_cast<IntegerType>(t);
+  return it && it.getWidth() > 1 && it.getWidth() < 8 ? it.getWidth() : 0;
+}
+
+/// Extends bytes holding `bits`-bit integers to the memory layout.
+static void extendSubByte(MutableArrayRef<char> bytes, Type t) {
+  unsigned bits = subByteIntWidth(t);
+  bool isSigned = !t.isUnsignedInteger();
+  for (char &c : bytes) {
+    unsigned v = static_cast<unsigned char>(c) & ((1u << bits) - 1);
+    if (isSigned && (v >> (bits - 1)))
+      v |= ~((1u << bits) - 1);
+    c = static_cast<char>(v);
+  }
+}
+
 std::optional<ArrayRef<char>> rawBytes(ElementsAttr attr) {
+  // Sub-byte integers of a dense attribute need extending: copied instead.
+  if (subByteIntWidth(attr.getElementType()) && isa<DenseElementsAttr>(attr))
+    return std::nullopt;
   bool isSplat;
   auto raw = rawView(attr, isSplat);
   int64_t width = layoutBytes(attr.getElementType());
@@ -125,14 +171,18 @@ bool appendRawBytes(ElementsAttr attr, std::vector<char> &out) {
   if (!raw || width == 0)
     return false;
   int64_t n = attr.getNumElements();
+  size_t start = out.size();
   if (!isSplat) {
     if (static_cast<int64_t>(raw->size()) != n * width)
       return false;
     out.insert(out.end(), raw->begin(), raw->end());
-    return true;
+  } else {
+    for (int64_t i = 0; i < n; ++i)
+      out.insert(out.end(), raw->begin(), raw->begin() + width);
   }
-  for (int64_t i = 0; i < n; ++i)
-    out.insert(out.end(), raw->begin(), raw->begin() + width);
+  if (subByteIntWidth(attr.getElementType()))
+    extendSubByte(MutableArrayRef<char>(out).drop_front(start),
+                  attr.getElementType());
   return true;
 }
 
@@ -164,6 +214,22 @@ ElementsAttr makeElements(ShapedType type, ArrayRef<double> values) {
   }
   if (et.isF64())
     return DenseElementsAttr::get(type, values);
+  // The float8 formats round to nearest even from float, as the runtime
+  // stores (through f32: the same double rounding); overflow gives Inf or
+  // NaN as the format has. E8M0 (rounds up) and float4 (saturates) fold
+  // with no rule of APFloat's: not folded.
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+          Float8E5M2FNUZType>(et)) {
+    const llvm::fltSemantics &sem = cast<FloatType>(et).getFloatSemantics();
+    SmallVector<llvm::APFloat> fs;
+    for (double v : values) {
+      llvm::APFloat f(static_cast<float>(v));
+      bool loses;
+      f.convert(sem, llvm::APFloat::rmNearestTiesToEven, &loses);
+      fs.push_back(f);
+    }
+    return DenseElementsAttr::get(type, fs);
+  }
   if (auto it = dyn_cast<IntegerType>(et)) {
     SmallVector<APInt> ints;
     for (double v : values)

@@ -188,13 +188,18 @@ def Onnx_CastOp : Onnx_FamilyOp<"cast"> {
   let summary = "convert element type";
   let description = [{
     Float to integer truncates toward zero and saturates (NaN gives 0); to
-    bool, any nonzero value is true.
+    bool, any nonzero value is true; to a 4- or 2-bit integer, the value
+    wraps (numpy's astype). To float8 with `saturate` (the default), values
+    beyond the largest finite one (Inf included) clamp to it.
 
     ```mlir
     %y = onnx.cast %x {to = f32} : (tensor<2xi64>) -> tensor<2xf32>
     ```
   }];
-  let arguments = (ins AnyTensor:$input, TypeAttr:$to);
+  // `saturate` (float8 targets): clamp to the largest finite value, else
+  // overflow gives Inf or NaN as the format has.
+  let arguments = (ins AnyTensor:$input, TypeAttr:$to,
+                       DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs AnyTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasFolder = 1;

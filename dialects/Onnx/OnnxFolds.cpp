@@ -218,5 +218,14 @@ OpFoldResult CastOp::fold(FoldAdaptor a) {
   std::vector<double> v;
   if (!readAsDoubles(e, v))
     return {};
+  // saturate=1 to float8: clamp to the largest finite value (NaN stays).
+  if (getSaturate() && isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+                           Float8E5M2FNUZType>(to)) {
+    double largest = llvm::APFloat::getLargest(cast<FloatType>(to).getFloatSemantics())
+                         .convertToDouble();
+    for (double &x : v)
+      if (!std::isnan(x))
+        x = std::min(std::max(x, -largest), largest);
+  }
   return makeElements(type, ArrayRef<double>(v));
 }

@@ -20,7 +20,10 @@ class Onnx_LinearQuantOp<string mnemonic, bit isQuantize>
                        Optional<AnyTensor>:$zero_point,
                        DefaultValuedAttr<I64Attr, "1">:$axis,
                        DefaultValuedAttr<I64Attr, "0">:$block_size,
-                       TypeAttr:$output_type);
+                       TypeAttr:$output_type,
+                       // Float8 outputs of quantize_linear: clamp to the
+                       // largest finite value (else Inf/NaN).
+                       DefaultValuedAttr<BoolAttr, "true">:$saturate);
   let results = (outs AnyTensor:$y);
   let assemblyFormat = [{
     $x `,` $scale (`,` $zero_point^)? attr-dict `:` functional-type(operands, results)
@@ -40,7 +43,10 @@ def Onnx_QuantizeLinearOp
   let description = [{
     `scale` and `zero_point` are scalars (per tensor), 1-D along `axis`
     (per axis), or, with `block_size` > 0, x's shape with
-    ceil(x.shape[axis] / block_size) along `axis` (blocked).
+    ceil(x.shape[axis] / block_size) along `axis` (blocked). To a float8
+    type, y = x / scale rounded to nearest even (the zero point must be 0),
+    clamped to the largest finite value when `saturate`; to float4,
+    y = x / scale + zero_point rounded (float4 always saturates).
 
     ```mlir
     %y = onnx.quantize_linear %x, %s, %z {output_type = ui8} : (tensor<6xf32>, tensor<f32>, tensor<ui8>) -> tensor<6xui8>

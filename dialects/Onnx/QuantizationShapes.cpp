@@ -26,12 +26,23 @@ static std::string str(ArrayRef<int64_t> s) {
   return out + (s.size() > 16 ? ", ...]" : "]");
 }
 
+/// Whether a static shape holds exactly one element ([], [1], [1, 1], ...).
+static bool isOneElement(ArrayRef<int64_t> shape) {
+  return llvm::all_of(shape, [](int64_t d) { return d == 1; });
+}
+
 bool isQuantizedElement(Type t, bool allowInt32) {
+  // The float8 formats and FLOAT4E2M1 (not E8M0, a scale type) are
+  // quantised types too: storage computed in f32.
+  if (isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+          Float8E5M2FNUZType, Float4E2M1FNType>(t))
+    return true;
   auto it = dyn_cast<IntegerType>(t);
   if (!it)
     return false;
   unsigned w = it.getWidth();
-  return w == 8 || w == 16 || (allowInt32 && w == 32 && !it.isUnsigned());
+  return w == 2 || w == 4 || w == 8 || w == 16 ||
+         (allowInt32 && w == 32 && !it.isUnsigned());
 }
 
 FailureOr<QuantLayout> quantLayout(OptLoc loc, ArrayRef<int64_t> x,
@@ -88,7 +99,7 @@ LogicalResult inferLinearQuantTypes(OptLoc loc, bool isQuantize, Value x,
       return emitOptionalError(loc, "x must be float or int32, got ", xt);
     if (!isQuantizedElement(outputType))
       return emitOptionalError(loc, "cannot quantize to ", outputType,
-                               " (8- and 16-bit integers are supported)");
+                               " (2- to 16-bit integers, float8 and float4 are supported)");
     if (zeroPoint && elementOf(zeroPoint) != outputType)
       return emitOptionalError(loc, "zero point has elements of type ",
                                elementOf(zeroPoint), ", the output ",
@@ -96,7 +107,7 @@ LogicalResult inferLinearQuantTypes(OptLoc loc, bool isQuantize, Value x,
   } else {
     if (!isQuantizedElement(xt, /*allowInt32=*/true))
       return emitOptionalError(loc, "cannot dequantize elements of type ", xt,
-                               " (8- and 16-bit integers and int32 are supported)");
+                               " (2- to 16-bit integers, int32, float8 and float4 are supported)");
     if (!isa<FloatType>(outputType))
       return emitOptionalError(loc, "output type must be float, got ",
                                outputType);
@@ -109,7 +120,10 @@ LogicalResult inferLinearQuantTypes(OptLoc loc, bool isQuantize, Value x,
     return failure();
   if (zeroPoint && ss)
     if (auto zs = shapeOf(zeroPoint))
-      if (failed(verifyCompatibleShape(*zs, *ss)))
+      // A one-element zero point with a scalar scale (or the reverse) is
+      // per tensor too, as ONNX's reference reads it.
+      if (failed(verifyCompatibleShape(*zs, *ss)) &&
+          !(isOneElement(*zs) && isOneElement(*ss)))
         return emitOptionalError(loc, "zero point of shape ", str(*zs),
                                  " differs from scale ", str(*ss));
   types.push_back(withElementType(x.getType(), outputType));

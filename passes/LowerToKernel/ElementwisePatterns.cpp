@@ -361,8 +361,12 @@ void populateSelectAndConvert(RewritePatternSet &p) {
   add<o::WhereOp>(p, Any, [](auto, ScalarBuilder &s, ValueRange a, TypeRange e, Type) {
     return s.select(s.convert(a[0], e[0], s.builder().getI1Type()), a[1], a[2]);
   });
-  add<o::CastOp>(p, Any, [](auto, ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
-    return s.convert(a[0], e[0], result);
+  add<o::CastOp>(p, Any, [](auto op, ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
+    Value v = s.convert(a[0], e[0], result);
+    // saturate=1 to float8: clamp before the (overflowing) store.
+    if (op.getSaturate() && ScalarBuilder::isSaturable(result))
+      v = s.saturateTo(v, result);
+    return v;
   });
 }
 

@@ -89,7 +89,11 @@ FailureOr<QuantOperands> quantOperands(Operation *op, PatternRewriter &rewriter,
   SmallVector<int64_t> paramShape;
   switch (*layout) {
   case QuantLayout::PerTensor:
-    break; // a scalar broadcasts
+    // A scalar broadcasts; a one-element scale or zero point of rank 1
+    // (x may be a scalar) is viewed as one.
+    q.scale = viewAs(rewriter, loc, scale, {});
+    q.zeroPoint = viewAs(rewriter, loc, zeroPoint, {});
+    return q;
   case QuantLayout::PerAxis:
     paramShape.assign(xs.size(), 1);
     paramShape[axis] = xs[axis];
@@ -141,14 +145,25 @@ Value buildQuantLoop(PatternRewriter &rewriter, Location loc, Type resultType,
   return viewAs(rewriter, loc, r, cast<ShapedType>(resultType).getShape());
 }
 
-/// y = saturate(round(x / scale) + zero_point).
-Value quantizeBody(ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
+/// y = saturate(round(x / scale) + zero_point); to a float type (float8,
+/// float4) x / scale converted as ONNX's reference does: float8 has no zero
+/// point (the caller drops it) and clamps with `saturate`, float4 adds it.
+Value quantizeBody(ScalarBuilder &s, ValueRange a, TypeRange e, Type result,
+                   bool saturate) {
   Type f = computeFloat(s.builder(), {e[0], e[1]});
   // One statement per conversion: argument evaluation order is unspecified,
   // and the IR (so the generated code) must not depend on the compiler.
   Value x = s.convert(a[0], e[0], f);
   Value scale = s.convert(a[1], e[1], f);
   Value v = s.div(x, scale, false);
+  if (isa<FloatType>(result)) {
+    if (a.size() > 2)
+      v = s.add(v, s.convert(a[2], e[2], f));
+    v = s.convert(v, f, result);
+    if (saturate && ScalarBuilder::isSaturable(result))
+      v = s.saturateTo(v, result);
+    return v;
+  }
   Value zp = a.size() > 2 ? s.convert(a[2], e[2], f) : Value();
   return saturateRound(s, v, zp, result);
 }
@@ -161,8 +176,16 @@ struct QuantizeLinearPattern : OpRewritePattern<o::QuantizeLinearOp> {
                            op.getZeroPoint(), op.getAxis(), op.getBlockSize());
     if (failed(q))
       return failure();
+    bool saturate = op.getSaturate();
+    // Float8 ignores the zero point (ONNX's reference; it must be 0): not
+    // an input of the loop, whose body would leave it unused.
+    if (ScalarBuilder::isSaturable(getElementTypeOrSelf(op.getType())))
+      q->zeroPoint = Value();
+    auto body = [&](ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
+      return quantizeBody(s, a, e, result, saturate);
+    };
     rewriter.replaceOp(op, buildQuantLoop(rewriter, op.getLoc(), op.getType(),
-                                          *q, quantizeBody));
+                                          *q, body));
     return success();
   }
 };
@@ -200,7 +223,11 @@ struct DynamicQuantizeLinearPattern : OpRewritePattern<o::DynamicQuantizeLinearO
         op.getX());
     QuantOperands q{op.getX(), params.getScale(), params.getZeroPoint(),
                     SmallVector<int64_t>(shapeOf(op.getX()))};
-    Value y = buildQuantLoop(rewriter, loc, op.getY().getType(), q, quantizeBody);
+    Value y = buildQuantLoop(
+        rewriter, loc, op.getY().getType(), q,
+        [](ScalarBuilder &s, ValueRange a, TypeRange e, Type result) {
+          return quantizeBody(s, a, e, result, /*saturate=*/true);
+        });
     rewriter.replaceOp(op, {y, params.getScale(), params.getZeroPoint()});
     return success();
   }

@@ -149,6 +149,12 @@ Value ScalarBuilder::convert(Value v, Type from, Type to) {
     return src.getIntOrFloatBitWidth() < dst.getIntOrFloatBitWidth()
                ? Value(arith::ExtFOp::create(b, loc, dst, v))
                : Value(arith::TruncFOp::create(b, loc, dst, v));
+  if (srcFloat && isa<IntegerType>(to) && to.getIntOrFloatBitWidth() < 8) {
+    // To 4 or 2 bits: truncate toward zero, then wrap (numpy's astype);
+    // the 8-bit compute value keeps the low bits the store takes.
+    Value wide = arith::FPToSIOp::create(b, loc, b.getI32Type(), v);
+    return arith::TruncIOp::create(b, loc, dst, wide);
+  }
   if (srcFloat)
     return isUnsigned(to) ? Value(arith::FPToUIOp::create(b, loc, dst, v))
                           : Value(arith::FPToSIOp::create(b, loc, dst, v));
@@ -160,6 +166,18 @@ Value ScalarBuilder::convert(Value v, Type from, Type to) {
     return arith::TruncIOp::create(b, loc, dst, v);
   return isUnsigned(from) ? Value(arith::ExtUIOp::create(b, loc, dst, v))
                           : Value(arith::ExtSIOp::create(b, loc, dst, v));
+}
+
+bool ScalarBuilder::isSaturable(Type element) {
+  return isa<Float8E4M3FNType, Float8E4M3FNUZType, Float8E5M2Type,
+             Float8E5M2FNUZType>(element);
+}
+
+Value ScalarBuilder::saturateTo(Value v, Type element) {
+  const llvm::fltSemantics &sem = cast<FloatType>(element).getFloatSemantics();
+  double largest = llvm::APFloat::getLargest(sem).convertToDouble();
+  Type t = v.getType();
+  return min(max(v, constant(t, -largest), false), constant(t, largest), false);
 }
 
 } // namespace onnxcc

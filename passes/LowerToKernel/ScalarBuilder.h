@@ -58,6 +58,13 @@ public:
   /// bool is `!= 0`, integers read signed or unsigned as `from` says.
   mlir::Value convert(mlir::Value v, mlir::Type from, mlir::Type to);
 
+  /// Whether `element` is one of the float8 formats whose stores overflow
+  /// to Inf/NaN (ONNX's `saturate` applies to them).
+  static bool isSaturable(mlir::Type element);
+  /// `v` (a float) clamped to +-the largest finite value of float8 type
+  /// `element` (NaN stays NaN): ONNX's saturate=1 before a float8 store.
+  mlir::Value saturateTo(mlir::Value v, mlir::Type element);
+
   /// A float math function (exp, log, ...) of one or two operands.
   template <typename OpTy, typename... Args> mlir::Value math(Args... args) {
     return OpTy::create(b, loc, args...);

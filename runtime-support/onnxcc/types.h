@@ -4,6 +4,7 @@
 // std::int8_t ... std::uint64_t, bool) plus two 16-bit float storage types,
 // f16 and bf16, that compute in float: loading one gives a float, storing a
 // float rounds to nearest even. compute_t<T> is the type a fused body sees.
+// The 8-, 4- and 2-bit storage types are in small_types.h (included below).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_TYPES_H
@@ -100,5 +101,7 @@ template <typename T> struct empty_tensor {
 
 } // namespace rt
 } // namespace onnxcc
+
+#include "onnxcc/small_types.h" // the 8/4/2-bit storage types
 
 #endif // ONNXCC_RUNTIME_TYPES_H

@@ -166,6 +166,18 @@ def read_value(path, type_proto):
     array = numpy_helper.to_array(tensor)
     if array.dtype == object:
         raise Failure("harness-dtype", "%s holds strings" % os.path.basename(path))
+    return api_layout(array)
+
+
+def api_layout(array):
+    """`array` in the generated API's layout: 4- and 2-bit integers are a
+    byte each, sign-extended (INT4, INT2: int8) or not (UINT4, UINT2:
+    uint8); the float8/float4 ml_dtypes arrays already hold one code per
+    byte."""
+    if array.dtype.name in ("int4", "int2"):
+        return array.astype(np.int8)
+    if array.dtype.name in ("uint4", "uint2"):
+        return array.astype(np.uint8)
     return array
 
 
