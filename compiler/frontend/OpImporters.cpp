@@ -377,6 +377,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addReductionImporters(t);
     addImageImporters(t);
     addAttentionImporters(t);
+    addLossImporters(t);
     return t;
   }();
   return table;

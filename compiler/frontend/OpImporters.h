@@ -75,6 +75,7 @@ void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);
 void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
+void addLossImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 
