@@ -18,6 +18,7 @@
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include <cstdint>
 
 using namespace mlir;
 
@@ -26,15 +27,22 @@ namespace o = ::onnxcc::onnx;
 
 namespace {
 
-/// A rank-0 constant of `like`'s element type (float or integer).
-Value scalarLike(NodeContext &n, Value like, double value) {
+/// A rank-0 constant of `like`'s float element type.
+Value floatLike(NodeContext &n, Value like, double value) {
   Type element = getElementTypeOrSelf(like.getType());
   auto type = RankedTensorType::get({}, element);
-  Attribute a = isa<FloatType>(element)
-                    ? Attribute(FloatAttr::get(element, value))
-                    : Attribute(IntegerAttr::get(element, (int64_t)value));
-  return o::ConstantOp::create(n.builder, n.loc, type,
-                               DenseElementsAttr::get(type, ArrayRef<Attribute>{a}));
+  return o::ConstantOp::create(
+      n.builder, n.loc, type,
+      DenseElementsAttr::get(type, ArrayRef<Attribute>{FloatAttr::get(element, value)}));
+}
+
+/// A rank-0 constant of `like`'s integer element type (`value` fits it).
+Value intLike(NodeContext &n, Value like, int64_t value) {
+  Type element = getElementTypeOrSelf(like.getType());
+  auto type = RankedTensorType::get({}, element);
+  return o::ConstantOp::create(
+      n.builder, n.loc, type,
+      DenseElementsAttr::get(type, ArrayRef<Attribute>{IntegerAttr::get(element, value)}));
 }
 
 std::string shapeText(ArrayRef<int64_t> shape) {
@@ -104,11 +112,16 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
 
   // mask: where the target is ignored; safe: the target with those at 0.
   Value mask, safe = target;
-  if (n.has("ignore_index")) {
-    Value ii = scalarLike(n, target, (double)n.getInt("ignore_index", 0));
+  // An ignore_index an int32 target cannot hold ignores nothing (narrowing
+  // it would ignore another class).
+  int64_t ignoreIndex = n.getInt("ignore_index", 0);
+  bool fits = tElement.isInteger(64) || (ignoreIndex >= INT32_MIN &&
+                                         ignoreIndex <= INT32_MAX);
+  if (n.has("ignore_index") && fits) {
+    Value ii = intLike(n, target, ignoreIndex);
     mask = o::EqualOp::create(n.builder, n.loc, i1, target, ii);
     safe = o::WhereOp::create(n.builder, n.loc, n.unrankedLike(target), mask,
-                              scalarLike(n, target, 0), target);
+                              intLike(n, target, 0), target);
   }
   Value index = o::UnsqueezeOp::create(n.builder, n.loc,
                                        n.unrankedLike(target), safe, one);
@@ -117,7 +130,7 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
   Value squeezed = o::SqueezeOp::create(n.builder, n.loc, t, picked, one);
   Value loss = o::NegOp::create(n.builder, n.loc, t, squeezed);
 
-  Value zero = scalarLike(n, logProb, 0.0);
+  Value zero = floatLike(n, logProb, 0.0);
   Value w; // the per-element weight, null when every one is 1
   if (weight) {
     if (getElementTypeOrSelf(weight.getType()) != xElement)
@@ -130,7 +143,7 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
     loss = o::MulOp::create(n.builder, n.loc, t, loss, w);
   } else if (mask) {
     w = o::WhereOp::create(n.builder, n.loc, t, mask, zero,
-                           scalarLike(n, logProb, 1.0));
+                           floatLike(n, logProb, 1.0));
     loss = o::WhereOp::create(n.builder, n.loc, t, mask, zero, loss);
   }
 
