@@ -378,6 +378,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addImageImporters(t);
     addAttentionImporters(t);
     addLossImporters(t);
+    addRotaryImporters(t);
     return t;
   }();
   return table;

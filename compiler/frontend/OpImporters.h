@@ -76,6 +76,7 @@ void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);
 void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
 void addLossImporters(llvm::StringMap<OpImportFn> &table);
+void addRotaryImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

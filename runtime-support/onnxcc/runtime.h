@@ -17,6 +17,7 @@
 #include "onnxcc/recurrent.h"
 #include "onnxcc/reduce.h"
 #include "onnxcc/resize.h"
+#include "onnxcc/rotary.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
