@@ -123,8 +123,19 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
     safe = o::WhereOp::create(n.builder, n.loc, n.unrankedLike(target), mask,
                               intLike(n, target, 0), target);
   }
-  Value index = o::UnsqueezeOp::create(n.builder, n.loc,
-                                       n.unrankedLike(target), safe, one);
+  // The index is the target reshaped to [N, 1, d1..dk] read off the input:
+  // a target of another size is then an error once shapes are known, also
+  // where they are not at import (GatherElements alone would accept a
+  // smaller target and read part of the input).
+  Type i64 = n.unranked(n.builder.getI64Type());
+  Value lead = o::ShapeOp::create(n.builder, n.loc, i64, logProb, /*start=*/0,
+                                  n.builder.getI64IntegerAttr(1));
+  Value trail = o::ShapeOp::create(n.builder, n.loc, i64, logProb, /*start=*/2,
+                                   /*end=*/IntegerAttr());
+  Value indexShape = o::ConcatOp::create(n.builder, n.loc, i64,
+                                         ValueRange{lead, one, trail}, 0);
+  Value index = o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(target),
+                                     safe, indexShape, /*allowzero=*/0);
   Value picked = o::GatherElementsOp::create(n.builder, n.loc, t, logProb,
                                              index, /*axis=*/1);
   Value squeezed = o::SqueezeOp::create(n.builder, n.loc, t, picked, one);
