@@ -141,11 +141,20 @@ struct DecomposeRuntimeBatchNorm
     for (Value p : params) {
       auto pType = dyn_cast<RankedTensorType>(p.getType());
       if (!pType || pType.getShape() != ArrayRef<int64_t>{channels} ||
-          pType.getElementType() != type.getElementType())
-        return rewriter.notifyMatchFailure(
-            bn, "parameters must be [C] tensors of the input's element type");
+          !isa<FloatType>(pType.getElementType()) ||
+          !isa<FloatType>(type.getElementType()))
+        return rewriter.notifyMatchFailure(bn, "parameters must be float [C]");
     }
     Location loc = bn.getLoc();
+    // BatchNormalization-15 lets the parameters (T1, T2) differ from the
+    // input's type (T): they are converted to it.
+    for (Value &p : params) {
+      auto pType = cast<RankedTensorType>(p.getType());
+      if (pType.getElementType() != type.getElementType())
+        p = onnx::CastOp::create(rewriter, loc,
+                                 pType.clone(type.getElementType()), p,
+                                 type.getElementType());
+    }
     SmallVector<int64_t> shape(type.getRank() - 1, 1);
     shape[0] = channels;
     auto cType = RankedTensorType::get(shape, type.getElementType());
@@ -164,17 +173,17 @@ struct DecomposeRuntimeBatchNorm
         rewriter, loc, scalarType,
         makeElements(scalarType,
                      ArrayRef<double>{bn.getEpsilon().convertToDouble()}));
-    Type pType = type.getRank() == 2 ? bn.getScale().getType() : Type(cType);
-    Value var = perChannel(bn.getVariance());
+    Type pType = type.getRank() == 2 ? params[0].getType() : Type(cType);
+    Value var = perChannel(params[3]);
     Value std = onnx::SqrtOp::create(
         rewriter, loc, pType, onnx::AddOp::create(rewriter, loc, pType, var, eps));
     Value factor = onnx::DivOp::create(rewriter, loc, pType,
-                                       perChannel(bn.getScale()), std);
+                                       perChannel(params[0]), std);
     Value centred = onnx::SubOp::create(rewriter, loc, type, bn.getInput(),
-                                        perChannel(bn.getMean()));
+                                        perChannel(params[2]));
     Value scaled = onnx::MulOp::create(rewriter, loc, type, centred, factor);
     rewriter.replaceOpWithNewOp<onnx::AddOp>(bn, type, scaled,
-                                             perChannel(bn.getBias()));
+                                             perChannel(params[1]));
     return success();
   }
 };

@@ -88,11 +88,24 @@ func.func @runtime_parameters_2d(%x: tensor<4x3xf64>, %g: tensor<3xf64>, %b: ten
 
 // -----
 
-// Tests that parameters of another element type than the input stay a
-// BatchNormalization (the lowering then names it as having no kernel).
-// CHECK-LABEL: func @no_decompose_mixed_types
-// CHECK: onnx.batch_normalization
-func.func @no_decompose_mixed_types(%x: tensor<4x3xf32>, %g: tensor<3xf16>, %b: tensor<3xf16>, %m: tensor<3xf16>, %v: tensor<3xf16>) -> tensor<4x3xf32> {
+// Tests that run-time parameters of another float type than the input
+// (BatchNormalization-15's T1/T2) are cast to the input's type.
+// CHECK-LABEL: func @runtime_mixed_types
+// CHECK-COUNT-4: onnx.cast %{{.*}} {to = f32} : (tensor<3xf16>) -> tensor<3xf32>
+// CHECK: onnx.sub %{{.*}}, %{{.*}} : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
+// CHECK-NOT: onnx.batch_normalization
+func.func @runtime_mixed_types(%x: tensor<4x3xf32>, %g: tensor<3xf16>, %b: tensor<3xf16>, %m: tensor<3xf16>, %v: tensor<3xf16>) -> tensor<4x3xf32> {
   %y = onnx.batch_normalization %x, %g, %b, %m, %v : (tensor<4x3xf32>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>, tensor<3xf16>) -> tensor<4x3xf32>
+  return %y : tensor<4x3xf32>
+}
+
+// -----
+
+// Tests that integer run-time parameters stay a BatchNormalization (the
+// lowering then names it as having no kernel).
+// CHECK-LABEL: func @no_decompose_integer_params
+// CHECK: onnx.batch_normalization
+func.func @no_decompose_integer_params(%x: tensor<4x3xf32>, %g: tensor<3xi32>) -> tensor<4x3xf32> {
+  %y = onnx.batch_normalization %x, %g, %g, %g, %g : (tensor<4x3xf32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) -> tensor<4x3xf32>
   return %y : tensor<4x3xf32>
 }
