@@ -2,7 +2,7 @@
 //
 // ONNX RotaryEmbedding: each head's first R elements form R/2 pairs that
 // rotate by the angle of their token's cache row. Computed in compute_t<T>
-// (float for f16/bf16/f32, double for f64). A position id outside the cache
+// (float for f16/bf16/f32, double for f64), each product rounded to T. A position id outside the cache
 // is clamped into it (ONNX leaves it undefined; this keeps every read in
 // bounds).
 //
@@ -48,8 +48,11 @@ void rotary_embedding(const T *x, const T *cos_cache, const T *sin_cache,
           constexpr int64_t Other = Interleaved ? 1 : Half;
           C c = C(cr[i]), sn = C(sr[i]);
           C x1 = C(xi[i * Step]), x2 = C(xi[i * Step + Other]);
-          yi[i * Step] = T(c * x1 - sn * x2);
-          yi[i * Step + Other] = T(sn * x1 + c * x2);
+          // Each product is rounded to T before the sum, as onnx.reference
+          // (numpy in T) does: for f16/bf16 a single rounding would differ
+          // by a few units in the last place where the terms cancel.
+          yi[i * Step] = T(C(T(c * x1)) - C(T(sn * x2)));
+          yi[i * Step + Other] = T(C(T(sn * x1)) + C(T(c * x2)));
         }
         for (int64_t d = R; d < D; ++d)
           yi[d] = xi[d];

@@ -28,8 +28,10 @@ std::vector<double> randomVector(size_t n, unsigned seed) {
   return v;
 }
 
-/// The reference: x viewed as [b, s, h, d] whatever the layout.
-std::vector<double> naiveRotary(const std::vector<double> &x,
+/// The reference: x viewed as [b, s, h, d] whatever the layout, each product
+/// rounded by `round` (to the element type, as onnx.reference's numpy does).
+template <typename Round>
+std::vector<double> naiveRotary(Round round, const std::vector<double> &x,
                                 const std::vector<double> &cos,
                                 const std::vector<double> &sin,
                                 const std::vector<int64_t> *pos, int64_t B,
@@ -49,8 +51,8 @@ std::vector<double> naiveRotary(const std::vector<double> &x,
           int64_t i2 = interleaved ? 2 * i + 1 : i + half;
           double c = cos[row * half + i], sn = sin[row * half + i];
           double x1 = x[at + i1], x2 = x[at + i2];
-          y[at + i1] = c * x1 - sn * x2;
-          y[at + i2] = sn * x1 + c * x2;
+          y[at + i1] = round(c * x1) - round(sn * x2);
+          y[at + i2] = round(sn * x1) + round(c * x2);
         }
       }
     }
@@ -76,8 +78,9 @@ void checkRotary(double tol) {
   std::vector<int64_t> pos(B * S);
   for (int64_t i = 0; i < B * S; ++i)
     pos[i] = i % 3 == 2 ? (i % 2 ? -5 : Rows + 7) : (i * 5) % (Rows > 0 ? Rows : 1);
-  auto ref = naiveRotary(xd, cd, sd, Rows > 0 ? &pos : nullptr, B, S, H, D, R,
-                         Packed, Interleaved, Rows);
+  auto toT = [](double v) { return double(T(v)); };
+  auto ref = naiveRotary(toT, xd, cd, sd, Rows > 0 ? &pos : nullptr, B, S, H,
+                         D, R, Packed, Interleaved, Rows);
   rotary_embedding<B, S, H, D, R, Packed, Interleaved, Rows>(
       x.data(), c.data(), s.data(), Rows > 0 ? pos.data() : nullptr, y.data());
   for (int64_t i = 0; i < N; ++i)
