@@ -148,6 +148,12 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
       return n.error("weight element type " +
                      typeName(getElementTypeOrSelf(weight.getType())) +
                      " differs from the input's " + typeName(xElement));
+    // Reshaped to the input's [C] so that a weight of another size is an
+    // error (the gather would clamp into it) also when computed in-graph.
+    Value classes = o::ShapeOp::create(n.builder, n.loc, i64, logProb,
+                                       /*start=*/1, n.builder.getI64IntegerAttr(2));
+    weight = o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(weight),
+                                  weight, classes, /*allowzero=*/0);
     w = o::GatherOp::create(n.builder, n.loc, t, weight, safe, /*axis=*/0);
     if (mask)
       w = o::WhereOp::create(n.builder, n.loc, t, mask, zero, w);
