@@ -161,7 +161,8 @@ struct DecomposeRuntimeBatchNorm
     auto shapeType =
         RankedTensorType::get({(int64_t)shape.size()}, rewriter.getI64Type());
     Value shapeValue = onnx::ConstantOp::create(
-        rewriter, loc, shapeType, DenseElementsAttr::get(shapeType, ArrayRef(shape)));
+        rewriter, loc, shapeType,
+        DenseElementsAttr::get(shapeType, ArrayRef(shape)));
     auto perChannel = [&](Value p) -> Value {
       if (type.getRank() == 2)
         return p; // [C] already broadcasts against [N, C]
@@ -175,8 +176,8 @@ struct DecomposeRuntimeBatchNorm
                      ArrayRef<double>{bn.getEpsilon().convertToDouble()}));
     Type pType = type.getRank() == 2 ? params[0].getType() : Type(cType);
     Value var = perChannel(params[3]);
-    Value std = onnx::SqrtOp::create(
-        rewriter, loc, pType, onnx::AddOp::create(rewriter, loc, pType, var, eps));
+    Value varEps = onnx::AddOp::create(rewriter, loc, pType, var, eps);
+    Value std = onnx::SqrtOp::create(rewriter, loc, pType, varEps);
     Value factor = onnx::DivOp::create(rewriter, loc, pType,
                                        perChannel(params[0]), std);
     Value centred = onnx::SubOp::create(rewriter, loc, type, bn.getInput(),

@@ -33,7 +33,8 @@ Value floatLike(NodeContext &n, Value like, double value) {
   auto type = RankedTensorType::get({}, element);
   return o::ConstantOp::create(
       n.builder, n.loc, type,
-      DenseElementsAttr::get(type, ArrayRef<Attribute>{FloatAttr::get(element, value)}));
+      DenseElementsAttr::get(
+          type, ArrayRef<Attribute>{FloatAttr::get(element, value)}));
 }
 
 /// A rank-0 constant of `like`'s integer element type (`value` fits it).
@@ -42,7 +43,8 @@ Value intLike(NodeContext &n, Value like, int64_t value) {
   auto type = RankedTensorType::get({}, element);
   return o::ConstantOp::create(
       n.builder, n.loc, type,
-      DenseElementsAttr::get(type, ArrayRef<Attribute>{IntegerAttr::get(element, value)}));
+      DenseElementsAttr::get(
+          type, ArrayRef<Attribute>{IntegerAttr::get(element, value)}));
 }
 
 std::string shapeText(ArrayRef<int64_t> shape) {
@@ -79,9 +81,8 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
   if (reduction != "none" && reduction != "sum" && reduction != "mean")
     return n.error("reduction '" + reduction +
                    "' is not one of 'none', 'sum', 'mean'");
-  // Static shapes known at import (graph inputs): the target must be the
-  // input without its class dimension, or the gather would silently read
-  // a part of the input.
+  // Shapes known at import (graph inputs) are checked here, so that the
+  // error names them; the reshapes below catch the rest once inferred.
   auto xType = dyn_cast<RankedTensorType>(logProb.getType());
   auto tType = dyn_cast<RankedTensorType>(target.getType());
   if (xType && xType.getRank() < 2)
@@ -101,10 +102,11 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
                      shapeText(xType.getShape()) + " (expected " +
                      shapeText(expected) + ")");
   }
-  if (auto wType = dyn_cast_if_present<RankedTensorType>(weight ? weight.getType() : Type()))
-    if (wType.getRank() != 1)
-      return n.error("weight must have rank 1 ([C]), got rank " +
-                     Twine(wType.getRank()));
+  auto wType = weight ? dyn_cast<RankedTensorType>(weight.getType())
+                      : RankedTensorType();
+  if (wType && wType.getRank() != 1)
+    return n.error("weight must have rank 1 ([C]), got rank " +
+                   Twine(wType.getRank()));
 
   Type t = n.unrankedLike(logProb);
   Type i1 = n.unranked(n.builder.getI1Type());
@@ -115,8 +117,8 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
   // An ignore_index an int32 target cannot hold ignores nothing (narrowing
   // it would ignore another class).
   int64_t ignoreIndex = n.getInt("ignore_index", 0);
-  bool fits = tElement.isInteger(64) || (ignoreIndex >= INT32_MIN &&
-                                         ignoreIndex <= INT32_MAX);
+  bool fits = tElement.isInteger(64) ||
+              (ignoreIndex >= INT32_MIN && ignoreIndex <= INT32_MAX);
   if (n.has("ignore_index") && fits) {
     Value ii = intLike(n, target, ignoreIndex);
     mask = o::EqualOp::create(n.builder, n.loc, i1, target, ii);
@@ -150,8 +152,9 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
                      " differs from the input's " + typeName(xElement));
     // Reshaped to the input's [C] so that a weight of another size is an
     // error (the gather would clamp into it) also when computed in-graph.
-    Value classes = o::ShapeOp::create(n.builder, n.loc, i64, logProb,
-                                       /*start=*/1, n.builder.getI64IntegerAttr(2));
+    Value classes =
+        o::ShapeOp::create(n.builder, n.loc, i64, logProb,
+                           /*start=*/1, n.builder.getI64IntegerAttr(2));
     weight = o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(weight),
                                   weight, classes, /*allowzero=*/0);
     w = o::GatherOp::create(n.builder, n.loc, t, weight, safe, /*axis=*/0);
@@ -175,7 +178,8 @@ LogicalResult buildNllLoss(NodeContext &n, Value logProb, Value target,
   if (reduction == "sum")
     n.results.push_back(sum(loss));
   else if (w)
-    n.results.push_back(o::DivOp::create(n.builder, n.loc, t, sum(loss), sum(w)));
+    n.results.push_back(
+        o::DivOp::create(n.builder, n.loc, t, sum(loss), sum(w)));
   else
     n.results.push_back(o::ReduceMeanOp::create(n.builder, n.loc, t, loss,
                                                 /*axes=*/Value(), 0, 0));
@@ -196,13 +200,14 @@ LogicalResult importSoftmaxCrossEntropyLoss(NodeContext &n) {
   Value x = n.operand(0);
   if (!isa<FloatType>(getElementTypeOrSelf(x.getType())))
     return n.error("SoftmaxCrossEntropyLoss needs float scores, got element "
-                   "type " + typeName(getElementTypeOrSelf(x.getType())));
+                   "type " +
+                   typeName(getElementTypeOrSelf(x.getType())));
   if (auto xType = dyn_cast<RankedTensorType>(x.getType());
       xType && xType.getRank() < 2)
     return n.error("input must have rank >= 2 ([N, C, d1..dk]), got rank " +
                    Twine(xType.getRank()));
-  Value logProb =
-      o::LogSoftmaxOp::create(n.builder, n.loc, n.unrankedLike(x), x, /*axis=*/1);
+  Value logProb = o::LogSoftmaxOp::create(n.builder, n.loc, n.unrankedLike(x),
+                                          x, /*axis=*/1);
   if (failed(buildNllLoss(n, logProb, n.operand(1), n.operand(2))))
     return failure();
   n.results.push_back(logProb);

@@ -22,8 +22,8 @@ LogicalResult RotaryEmbeddingOp::verify() {
   int64_t batch = x[0], seq = getPacked() ? x[1] : x[2];
   int64_t headSize = getPacked() ? x[2] / heads : x[3];
   if (rot <= 0 || rot % 2 || rot > headSize)
-    return emitOpError() << "rotary_dim " << rot
-                         << " must be even and in (0, " << headSize << "]";
+    return emitOpError() << "rotary_dim " << rot << " must be even and in (0, "
+                         << headSize << "]";
   Type element = getElementTypeOrSelf(getInput().getType());
   if (!isa<FloatType>(element) ||
       getElementTypeOrSelf(getCosCache().getType()) != element ||

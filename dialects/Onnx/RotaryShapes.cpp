@@ -23,8 +23,9 @@ FailureOr<RotaryDims> rotaryDims(std::optional<Location> loc,
                                  std::optional<ArrayRef<int64_t>> positionIds,
                                  int64_t numHeads, int64_t rotaryDim) {
   if (x.size() != 3 && x.size() != 4)
-    return emitOptionalError(loc, "input must be 3-D [batch, seq, hidden] or "
-                                  "4-D [batch, heads, seq, head_size], got ",
+    return emitOptionalError(loc,
+                             "input must be 3-D [batch, seq, hidden] or "
+                             "4-D [batch, heads, seq, head_size], got ",
                              dimsText(x));
   if (numHeads < 0 || rotaryDim < 0)
     return emitOptionalError(loc, "num_heads ", numHeads,
@@ -34,7 +35,8 @@ FailureOr<RotaryDims> rotaryDims(std::optional<Location> loc,
   d.batch = x[0];
   if (x.size() == 3) {
     if (numHeads == 0)
-      return emitOptionalError(loc, "a 3-D input needs the num_heads attribute");
+      return emitOptionalError(loc,
+                               "a 3-D input needs the num_heads attribute");
     if (x[2] % numHeads)
       return emitOptionalError(loc, "hidden size ", x[2],
                                " does not divide into num_heads ", numHeads);
@@ -59,23 +61,28 @@ FailureOr<RotaryDims> rotaryDims(std::optional<Location> loc,
   if (positionIds) {
     if (*positionIds != ArrayRef<int64_t>{d.batch, d.seq})
       return emitOptionalError(loc, "position_ids ", dimsText(*positionIds),
-                               " must be [batch ", d.batch, ", seq ", d.seq, "]");
+                               " must be [batch ", d.batch, ", seq ", d.seq,
+                               "]");
     if (cos.size() != 2 || cos[1] != half || cos[0] < 1)
-      return emitOptionalError(loc, "with position_ids the caches must be "
-                                    "[positions, ", half, "], got ",
-                               dimsText(cos));
+      return emitOptionalError(loc,
+                               "with position_ids the caches must be "
+                               "[positions, ",
+                               half, "], got ", dimsText(cos));
     d.positions = cos[0];
   } else if (cos != ArrayRef<int64_t>{d.batch, d.seq, half}) {
-    return emitOptionalError(loc, "without position_ids the caches must be "
-                                  "[batch ", d.batch, ", seq ", d.seq, ", ",
-                             half, "], got ", dimsText(cos));
+    return emitOptionalError(loc,
+                             "without position_ids the caches must be "
+                             "[batch ",
+                             d.batch, ", seq ", d.seq, ", ", half, "], got ",
+                             dimsText(cos));
   }
   return d;
 }
 
-LogicalResult inferRotaryEmbeddingTypes(std::optional<Location> loc, Value input,
-                                        Value cos, Value sin, Value positionIds,
-                                        int64_t numHeads, int64_t rotaryDim,
+LogicalResult inferRotaryEmbeddingTypes(std::optional<Location> loc,
+                                        Value input, Value cos, Value sin,
+                                        Value positionIds, int64_t numHeads,
+                                        int64_t rotaryDim,
                                         SmallVectorImpl<Type> &types) {
   Type element = getElementTypeOrSelf(input.getType());
   for (Value c : {cos, sin})

@@ -7,8 +7,8 @@
 #ifndef ONNXCC_DIALECTS_ONNX_ROTARYSHAPES_H
 #define ONNXCC_DIALECTS_ONNX_ROTARYSHAPES_H
 
-#include "mlir/IR/Types.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Types.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LogicalResult.h"
 #include "llvm/ADT/ArrayRef.h"

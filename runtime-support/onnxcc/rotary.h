@@ -2,9 +2,9 @@
 //
 // ONNX RotaryEmbedding: each head's first R elements form R/2 pairs that
 // rotate by the angle of their token's cache row. Computed in compute_t<T>
-// (float for f16/bf16/f32, double for f64), each product rounded to T. A position id outside the cache
-// is clamped into it (ONNX leaves it undefined; this keeps every read in
-// bounds).
+// (float for f16/bf16/f32, double for f64), each product rounded to T. A
+// position id outside the cache is clamped into it (ONNX leaves it undefined;
+// this keeps every read in bounds).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_ROTARY_H
@@ -40,7 +40,8 @@ void rotary_embedding(const T *x, const T *cos_cache, const T *sin_cache,
       const T *cr = cos_cache + row * Half;
       const T *sr = sin_cache + row * Half;
       for (int64_t h = 0; h < H; ++h) {
-        int64_t at = Packed ? ((b * S + s) * H + h) * D : ((b * H + h) * S + s) * D;
+        int64_t at =
+            Packed ? ((b * S + s) * H + h) * D : ((b * H + h) * S + s) * D;
         const T *xi = x + at;
         T *yi = y + at;
         for (int64_t i = 0; i < Half; ++i) {

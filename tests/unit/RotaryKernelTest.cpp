@@ -9,9 +9,9 @@
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
 
-#include <gtest/gtest.h>
 #include <cmath>
 #include <cstdint>
+#include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
@@ -31,12 +31,11 @@ std::vector<double> randomVector(size_t n, unsigned seed) {
 /// The reference: x viewed as [b, s, h, d] whatever the layout, each product
 /// rounded by `round` (to the element type, as onnx.reference's numpy does).
 template <typename Round>
-std::vector<double> naiveRotary(Round round, const std::vector<double> &x,
-                                const std::vector<double> &cos,
-                                const std::vector<double> &sin,
-                                const std::vector<int64_t> *pos, int64_t B,
-                                int64_t S, int64_t H, int64_t D, int64_t R,
-                                bool packed, bool interleaved, int64_t rows) {
+std::vector<double>
+naiveRotary(Round round, const std::vector<double> &x,
+            const std::vector<double> &cos, const std::vector<double> &sin,
+            const std::vector<int64_t> *pos, int64_t B, int64_t S, int64_t H,
+            int64_t D, int64_t R, bool packed, bool interleaved, int64_t rows) {
   std::vector<double> y = x;
   int64_t half = R / 2;
   for (int64_t b = 0; b < B; ++b)
@@ -45,7 +44,8 @@ std::vector<double> naiveRotary(Round round, const std::vector<double> &x,
       if (pos)
         row = std::min(std::max<int64_t>((*pos)[b * S + s], 0), rows - 1);
       for (int64_t h = 0; h < H; ++h) {
-        int64_t at = packed ? ((b * S + s) * H + h) * D : ((b * H + h) * S + s) * D;
+        int64_t at =
+            packed ? ((b * S + s) * H + h) * D : ((b * H + h) * S + s) * D;
         for (int64_t i = 0; i < half; ++i) {
           int64_t i1 = interleaved ? 2 * i : i;
           int64_t i2 = interleaved ? 2 * i + 1 : i + half;
@@ -77,10 +77,11 @@ void checkRotary(double tol) {
   // Positions cycle through the cache and past both of its ends.
   std::vector<int64_t> pos(B * S);
   for (int64_t i = 0; i < B * S; ++i)
-    pos[i] = i % 3 == 2 ? (i % 2 ? -5 : Rows + 7) : (i * 5) % (Rows > 0 ? Rows : 1);
+    pos[i] =
+        i % 3 == 2 ? (i % 2 ? -5 : Rows + 7) : (i * 5) % (Rows > 0 ? Rows : 1);
   auto toT = [](double v) { return double(T(v)); };
-  auto ref = naiveRotary(toT, xd, cd, sd, Rows > 0 ? &pos : nullptr, B, S, H,
-                         D, R, Packed, Interleaved, Rows);
+  auto ref = naiveRotary(toT, xd, cd, sd, Rows > 0 ? &pos : nullptr, B, S, H, D,
+                         R, Packed, Interleaved, Rows);
   rotary_embedding<B, S, H, D, R, Packed, Interleaved, Rows>(
       x.data(), c.data(), s.data(), Rows > 0 ? pos.data() : nullptr, y.data());
   for (int64_t i = 0; i < N; ++i)
