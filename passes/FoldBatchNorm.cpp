@@ -119,6 +119,76 @@ struct DecomposeBatchNorm : OpRewritePattern<onnx::BatchNormalizationOp> {
   }
 };
 
+/// A BatchNormalization whose parameters are not constants (graph inputs)
+/// becomes the same per-channel affine map computed at run time:
+///   y = (x - mean) * (scale / sqrt(var + eps)) + bias
+/// with each [C] parameter reshaped to [C,1,..,1]. The per-channel factor is
+/// C elements of work; the rest fuses into one elementwise loop over x.
+struct DecomposeRuntimeBatchNorm
+    : OpRewritePattern<onnx::BatchNormalizationOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(onnx::BatchNormalizationOp bn,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(bn.getType());
+    auto inType = dyn_cast<RankedTensorType>(bn.getInput().getType());
+    if (!type || !inType || type.getRank() < 2)
+      return rewriter.notifyMatchFailure(bn, "needs a ranked input (N, C, ...)");
+    int64_t channels = type.getDimSize(1);
+    if (ShapedType::isDynamic(channels))
+      return rewriter.notifyMatchFailure(bn, "needs a static channel count");
+    Value params[] = {bn.getScale(), bn.getBias(), bn.getMean(),
+                      bn.getVariance()};
+    for (Value p : params) {
+      auto pType = dyn_cast<RankedTensorType>(p.getType());
+      if (!pType || pType.getShape() != ArrayRef<int64_t>{channels} ||
+          !isa<FloatType>(pType.getElementType()) ||
+          !isa<FloatType>(type.getElementType()))
+        return rewriter.notifyMatchFailure(bn, "parameters must be float [C]");
+    }
+    Location loc = bn.getLoc();
+    // BatchNormalization-15 lets the parameters (T1, T2) differ from the
+    // input's type (T): they are converted to it.
+    for (Value &p : params) {
+      auto pType = cast<RankedTensorType>(p.getType());
+      if (pType.getElementType() != type.getElementType())
+        p = onnx::CastOp::create(rewriter, loc,
+                                 pType.clone(type.getElementType()), p,
+                                 type.getElementType());
+    }
+    SmallVector<int64_t> shape(type.getRank() - 1, 1);
+    shape[0] = channels;
+    auto cType = RankedTensorType::get(shape, type.getElementType());
+    auto shapeType =
+        RankedTensorType::get({(int64_t)shape.size()}, rewriter.getI64Type());
+    Value shapeValue = onnx::ConstantOp::create(
+        rewriter, loc, shapeType,
+        DenseElementsAttr::get(shapeType, ArrayRef(shape)));
+    auto perChannel = [&](Value p) -> Value {
+      if (type.getRank() == 2)
+        return p; // [C] already broadcasts against [N, C]
+      return onnx::ReshapeOp::create(rewriter, loc, cType, p, shapeValue,
+                                     /*allowzero=*/0);
+    };
+    auto scalarType = RankedTensorType::get({}, type.getElementType());
+    Value eps = onnx::ConstantOp::create(
+        rewriter, loc, scalarType,
+        makeElements(scalarType,
+                     ArrayRef<double>{bn.getEpsilon().convertToDouble()}));
+    Type pType = type.getRank() == 2 ? params[0].getType() : Type(cType);
+    Value var = perChannel(params[3]);
+    Value varEps = onnx::AddOp::create(rewriter, loc, pType, var, eps);
+    Value std = onnx::SqrtOp::create(rewriter, loc, pType, varEps);
+    Value factor = onnx::DivOp::create(rewriter, loc, pType,
+                                       perChannel(params[0]), std);
+    Value centred = onnx::SubOp::create(rewriter, loc, type, bn.getInput(),
+                                        perChannel(params[2]));
+    Value scaled = onnx::MulOp::create(rewriter, loc, type, centred, factor);
+    rewriter.replaceOpWithNewOp<onnx::AddOp>(bn, type, scaled,
+                                             perChannel(params[1]));
+    return success();
+  }
+};
+
 struct FoldBatchNormPass : onnxcc::impl::FoldBatchNormBase<FoldBatchNormPass> {
   using FoldBatchNormBase::FoldBatchNormBase;
   void runOnOperation() override {
@@ -126,6 +196,7 @@ struct FoldBatchNormPass : onnxcc::impl::FoldBatchNormBase<FoldBatchNormPass> {
     if (intoConv)
       patterns.add<FoldIntoConv>(&getContext(), /*benefit=*/2);
     patterns.add<DecomposeBatchNorm>(&getContext(), /*benefit=*/1);
+    patterns.add<DecomposeRuntimeBatchNorm>(&getContext(), /*benefit=*/0);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

@@ -47,7 +47,9 @@ def FoldBatchNorm : Pass<"onnxcc-fold-batchnorm", "mlir::func::FuncOp"> {
     `s = gamma / sqrt(var + eps)`. A BatchNormalization that does not follow
     a Conv (or every one, with `into-conv=false`) becomes a per-channel Mul
     and Add: there is no BatchNormalization kernel, so this pass runs even
-    when fusion is off.
+    when fusion is off. Parameters that are not constants (graph inputs)
+    give the same map computed at run time:
+    `(x - mean) * (gamma / sqrt(var + eps)) + beta`, per channel.
   }];
   let options = [
     Option<"intoConv", "into-conv", "bool", /*default=*/"true",

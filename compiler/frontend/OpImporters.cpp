@@ -406,6 +406,8 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addAttentionImporters(t);
     addSignalImporters(t);
     addRefusedImporters(t);
+    addLossImporters(t);
+    addRotaryImporters(t);
     return t;
   }();
   return table;

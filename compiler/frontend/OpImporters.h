@@ -77,6 +77,8 @@ void addImageImporters(llvm::StringMap<OpImportFn> &table);
 void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
 void addSignalImporters(llvm::StringMap<OpImportFn> &table);
 void addRefusedImporters(llvm::StringMap<OpImportFn> &table);
+void addLossImporters(llvm::StringMap<OpImportFn> &table);
+void addRotaryImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

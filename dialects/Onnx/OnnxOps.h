@@ -14,6 +14,7 @@
 #include "dialects/Onnx/DataMovementShapes.h"
 #include "dialects/Onnx/InferTypes.h"
 #include "dialects/Onnx/ResizeMath.h"
+#include "dialects/Onnx/RotaryShapes.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
 
 #define GET_OP_CLASSES

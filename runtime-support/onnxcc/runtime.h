@@ -18,6 +18,7 @@
 #include "onnxcc/reduce.h"
 #include "onnxcc/grid_sample.h"
 #include "onnxcc/resize.h"
+#include "onnxcc/rotary.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
