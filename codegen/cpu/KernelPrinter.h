@@ -62,6 +62,7 @@ void addNormalizationPrinters(KernelPrinterTable &table);
 void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
 void addAttentionPrinters(KernelPrinterTable &table);
+void addMlPrinters(KernelPrinterTable &table); // MlPrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

@@ -266,6 +266,7 @@ const KernelPrinterTable &kernelPrinters() {
     addReductionPrinters(t);
     addImagePrinters(t);
     addAttentionPrinters(t);
+    addMlPrinters(t);
     return t;
   }();
   return table;

@@ -404,6 +404,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addReductionImporters(t);
     addImageImporters(t);
     addAttentionImporters(t);
+    addMlImporters(t);
     return t;
   }();
   return table;

@@ -75,6 +75,8 @@ void addNormalizationImporters(llvm::StringMap<OpImportFn> &table);
 void addReductionImporters(llvm::StringMap<OpImportFn> &table);
 void addImageImporters(llvm::StringMap<OpImportFn> &table);
 void addAttentionImporters(llvm::StringMap<OpImportFn> &table);
+/// ai.onnx.ml builders, keyed "ai.onnx.ml.<OpType>" (MlImporters.cpp).
+void addMlImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

@@ -184,5 +184,6 @@ include "dialects/Kernel/NormalizationKernelOps.td"
 include "dialects/Kernel/ReductionKernelOps.td"
 include "dialects/Kernel/ImageOps.td"
 include "dialects/Kernel/AttentionKernelOps.td"
+include "dialects/Kernel/MlKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

@@ -20,6 +20,7 @@ include "dialects/Onnx/NormalizationOps.td"
 include "dialects/Onnx/ReductionOps.td"
 include "dialects/Onnx/ImageOps.td"
 include "dialects/Onnx/AttentionOps.td"
+include "dialects/Onnx/MlOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

@@ -134,6 +134,7 @@ void LowerToKernelPass::runOnOperation() {
   populateReductionPatterns(patterns);
   populateImagePatterns(patterns);
   populateAttentionPatterns(patterns);
+  populateMlPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

@@ -42,6 +42,7 @@ void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 void populateImagePatterns(mlir::RewritePatternSet &patterns);
 void populateAttentionPatterns(mlir::RewritePatternSet &patterns);
+void populateMlPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 
