@@ -41,6 +41,9 @@ using AttrProto = ::onnx::AttributeProto;
 /// kernels: nodes of one ensemble, classes of an SVM (its kernel keeps
 /// C x C floats on the stack for probabilities).
 constexpr int64_t kMaxTreeNodes = int64_t(1) << 24;
+/// Targets (classes) of an ensemble: the kernel keeps one accumulator per
+/// target on the stack.
+constexpr int64_t kMaxTreeTargets = 4096;
 constexpr int64_t kMaxSvmClasses = 64;
 
 //===----------------------------------------------------------------------===//
@@ -724,7 +727,7 @@ LogicalResult importTreeEnsembleRegressor(NodeContext &n) {
   if (failed(post))
     return failure();
   int64_t nTargets = n.getInt("n_targets", 1);
-  if (nTargets < 1 || nTargets > kMaxTreeNodes)
+  if (nTargets < 1 || nTargets > kMaxTreeTargets)
     return n.error("n_targets " + Twine(nTargets) + " is out of range");
   std::string agg = n.getString("aggregate_function", "SUM");
   int64_t aggregate = llvm::StringSwitch<int64_t>(agg)
@@ -758,8 +761,9 @@ LogicalResult importTreeEnsembleClassifier(NodeContext &n) {
   if (failed(post) || failed(labels))
     return failure();
   int64_t classes = labels->size();
-  if (classes < 1)
-    return n.error("the classifier has no class labels");
+  if (classes < 1 || classes > kMaxTreeTargets)
+    return n.error(Twine(classes) + " class labels, outside 1 to " +
+                   Twine(kMaxTreeTargets));
   TreeLayout t;
   std::set<int64_t> used;
   if (failed(layoutClassic(n, "class", classes, t, used)))
@@ -814,7 +818,7 @@ LogicalResult importTreeEnsemble(NodeContext &n) {
   int64_t nTargets = n.getInt("n_targets", 0);
   int64_t aggV5 = n.getInt("aggregate_function", 1);
   int64_t postV5 = n.getInt("post_transform", 0);
-  if (nTargets < 1 || nTargets > kMaxTreeNodes)
+  if (nTargets < 1 || nTargets > kMaxTreeTargets)
     return n.error("n_targets " + Twine(nTargets) + " is out of range");
   static const int64_t aggMap[] = {1, 0, 2, 3}, postMap[] = {0, 2, 1, 3, 4};
   if (aggV5 < 0 || aggV5 > 3)
@@ -1024,6 +1028,92 @@ LogicalResult importSVMClassifier(NodeContext &n) {
   return success();
 }
 
+/// SVMRegressor: the classifier kernel with two classes whose first holds
+/// every support vector (so the one pair's decision is rho[0] + sum of
+/// coefficient x kernel), or with one class in linear mode; one_class
+/// thresholds the score to +-1 with core ops.
+LogicalResult importSVMRegressor(NodeContext &n) {
+  if (failed(n.arity(1, 1)))
+    return failure();
+  auto post = postTransform(n);
+  if (failed(post))
+    return failure();
+  if (*post != 0 && *post != 4)
+    return n.error("SVMRegressor supports post_transform NONE and PROBIT");
+  std::vector<double> coefs = getFloats(n, "coefficients"),
+                      params = getFloats(n, "kernel_params"),
+                      rho = getFloats(n, "rho"),
+                      sv = getFloats(n, "support_vectors");
+  int64_t supports = n.getInt("n_supports", 0);
+  int64_t oneClass = n.getInt("one_class", 0);
+  std::string kt = n.getString("kernel_type", "LINEAR");
+  int64_t kernel = llvm::StringSwitch<int64_t>(kt)
+                       .Case("LINEAR", 0)
+                       .Case("POLY", 1)
+                       .Case("RBF", 2)
+                       .Case("SIGMOID", 3)
+                       .Default(-1);
+  if (kernel < 0)
+    return n.error("unsupported kernel_type '" + kt + "'");
+  float gamma = params.size() > 0 ? params[0] : 0.0f;
+  float coef0 = params.size() > 1 ? params[1] : 0.0f;
+  double degree = params.size() > 2 ? params[2] : 0.0;
+  if (!(degree >= 0 && degree <= 64))
+    return n.error("kernel degree " + std::to_string(degree) +
+                   " is outside [0, 64]");
+  if (supports < 0 || supports > kMaxTreeNodes)
+    return n.error("n_supports " + Twine(supports) + " is out of range");
+  if (coefs.empty() || rho.size() != 1)
+    return n.error("SVMRegressor needs coefficients and one rho, got " +
+                   Twine(coefs.size()) + " and " + Twine(rho.size()));
+  Type f = n.builder.getF32Type();
+  int64_t classes, features;
+  std::vector<int32_t> starts;
+  Value svValue;
+  if (supports > 0) {
+    if (sv.empty() || sv.size() % supports)
+      return n.error(Twine(sv.size()) + " support vector values for " +
+                     Twine(supports) + " vectors");
+    if ((int64_t)coefs.size() != supports)
+      return n.error(Twine(coefs.size()) + " coefficients for " +
+                     Twine(supports) + " support vectors");
+    features = sv.size() / supports;
+    classes = 2;
+    starts = {0, int32_t(supports), int32_t(supports)};
+    svValue = constant(n, f, {supports, features}, sv);
+  } else {
+    features = coefs.size();
+    classes = 1;
+    kernel = 0;
+    starts = {0, 0};
+    svValue = constant(n, f, {1, features}, std::vector<double>(features, 0));
+  }
+  auto i64 = [&](int64_t v) { return n.builder.getI64IntegerAttr(v); };
+  std::vector<double> zero{0.0};
+  std::vector<int64_t> table(classes, 0);
+  auto op = o::MlSvmClassifierOp::create(
+      n.builder, n.loc,
+      TypeRange{n.unranked(n.builder.getI64Type()), n.unranked(f)},
+      n.operand(0), svValue, constant(n, f, {(int64_t)coefs.size()}, coefs),
+      constant(n, f, {1}, rho), i32Constant(n, {classes + 1}, starts),
+      constant(n, f, {1}, zero), constant(n, f, {1}, zero),
+      i64Vector(n, table), i64(classes), i64(supports), i64(1), i64(1),
+      i64(kernel), i64((int64_t)degree), n.builder.getF32FloatAttr(gamma),
+      n.builder.getF32FloatAttr(coef0), i64(*post),
+      n.builder.getBoolAttr(false), i64(0), i64(0));
+  Value y = op.getScores();
+  if (oneClass) {
+    Value pos = o::GreaterOp::create(n.builder, n.loc,
+                                     n.unranked(n.builder.getI1Type()), y,
+                                     constant(n, f, {}, {0.0}));
+    y = o::WhereOp::create(n.builder, n.loc, n.unranked(f), pos,
+                           constant(n, f, {}, {1.0}),
+                           constant(n, f, {}, {-1.0}));
+  }
+  n.results.push_back(y);
+  return success();
+}
+
 } // namespace
 
 void addMlImporters(llvm::StringMap<OpImportFn> &t) {
@@ -1037,6 +1127,7 @@ void addMlImporters(llvm::StringMap<OpImportFn> &t) {
   t["ai.onnx.ml.OneHotEncoder"] = importOneHotEncoder;
   t["ai.onnx.ml.Scaler"] = importScaler;
   t["ai.onnx.ml.SVMClassifier"] = importSVMClassifier;
+  t["ai.onnx.ml.SVMRegressor"] = importSVMRegressor;
   t["ai.onnx.ml.TreeEnsemble"] = importTreeEnsemble;
   t["ai.onnx.ml.TreeEnsembleClassifier"] = importTreeEnsembleClassifier;
   t["ai.onnx.ml.TreeEnsembleRegressor"] = importTreeEnsembleRegressor;

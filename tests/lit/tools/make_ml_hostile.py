@@ -51,6 +51,10 @@ save("svm_coefficients", [helper.make_node(
     classlabels_ints=[0, 1, 2], kernel_type="RBF", vectors_per_class=[1, 1, 1],
     support_vectors=[0.0] * 9, coefficients=[1.0] * 5, rho=[0.0] * 3)],
     ["label", "scores"])
+save("targets_huge", [helper.make_node(
+    "TreeEnsembleRegressor", ["x"], ["y"], name="n", domain="ai.onnx.ml", n_targets=2 ** 40,
+    nodes_treeids=[0], nodes_nodeids=[0], nodes_featureids=[0], nodes_modes=["LEAF"],
+    nodes_values=[0.0], nodes_truenodeids=[0], nodes_falsenodeids=[0])], ["y"])
 save("zipmap", [helper.make_node("ZipMap", ["x"], ["z"], name="n", domain="ai.onnx.ml",
                                  classlabels_int64s=[0, 1, 2])], ["z"])
 save("string_labels", [helper.make_node(

@@ -124,6 +124,18 @@ model("svm_poly",
           rho=rng.standard_normal(3).tolist())],
       ["label", "scores"], {"x": features(5, 4)})
 
+# SVM regressors: RBF with support vectors, and linear one-class.
+model("svm_regressor_rbf",
+      [ml("SVMRegressor", ["x"], ["y"], kernel_type="RBF", kernel_params=[0.4, 0.0, 3.0],
+          n_supports=5, support_vectors=rng.standard_normal(20).tolist(),
+          coefficients=rng.standard_normal(5).tolist(), rho=[0.3])],
+      ["y"], {"x": features(4, 4)})
+model("svm_regressor_linear_one_class",
+      [ml("SVMRegressor", ["x"], ["y"], coefficients=rng.standard_normal(3).tolist(),
+          rho=[0.1], one_class=1, kernel_type="LINEAR", kernel_params=[0.0, 0.0, 1.0],
+          n_supports=0)],
+      ["y"], {"x": features(6, 3)})
+
 # Linear classifier: softmax over three classes, and one column for two.
 model("linear_classifier_softmax",
       [ml("LinearClassifier", ["x"], ["label", "scores"], classlabels_ints=[7, 8, 9],
