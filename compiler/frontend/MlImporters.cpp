@@ -227,10 +227,9 @@ LogicalResult importNormalizer(NodeContext &n) {
   const int64_t keep = 1, noop = 0;
   Value div;
   if (norm == "MAX")
-    div = o::ReduceMaxOp::create(
-        n.builder, n.loc, n.unranked(f),
-        o::AbsOp::create(n.builder, n.loc, n.unranked(f), x), axes, keep, noop);
-  else if (norm == "L1")
+    return n.error("norm MAX is not supported: onnxruntime divides by the "
+                   "largest value, onnx.reference by the largest magnitude");
+  if (norm == "L1")
     div = o::ReduceL1Op::create(n.builder, n.loc, n.unranked(f), x, axes, keep,
                                 noop);
   else if (norm == "L2")
@@ -485,6 +484,31 @@ LogicalResult importArrayFeatureExtractor(NodeContext &n) {
   n.results.push_back(o::MlArrayFeatureExtractorOp::create(
       n.builder, n.loc, n.unrankedLike(n.operand(0)), n.operand(0),
       n.operand(1)));
+  return success();
+}
+
+/// FeatureVectorizer: each input reshaped to [N, inputdimensions[i]] (a
+/// size mismatch, which ORT would truncate or pad, is a shape error
+/// instead), cast to f32 and concatenated.
+LogicalResult importFeatureVectorizer(NodeContext &n) {
+  SmallVector<int64_t> dims = n.getInts("inputdimensions");
+  if (n.operands.empty() || llvm::is_contained(n.operands, Value()))
+    return n.error("expects at least one non-empty input");
+  if (dims.size() != n.operands.size())
+    return n.error(Twine(dims.size()) + " inputdimensions for " +
+                   Twine(n.operands.size()) + " inputs");
+  Type f = n.builder.getF32Type();
+  SmallVector<Value> parts;
+  const int64_t allowzero = 0;
+  for (auto [v, d] : llvm::zip(n.operands, dims)) {
+    if (d < 1 || d > kMaxDim)
+      return n.error("input dimension " + Twine(d) + " is out of range");
+    Value shaped = o::ReshapeOp::create(n.builder, n.loc, n.unrankedLike(v), v,
+                                        i64Vector(n, {0, d}), allowzero);
+    parts.push_back(f32(n, shaped));
+  }
+  n.results.push_back(
+      o::ConcatOp::create(n.builder, n.loc, n.unranked(f), parts, 1));
   return success();
 }
 
@@ -1119,6 +1143,7 @@ LogicalResult importSVMRegressor(NodeContext &n) {
 void addMlImporters(llvm::StringMap<OpImportFn> &t) {
   t["ai.onnx.ml.ArrayFeatureExtractor"] = importArrayFeatureExtractor;
   t["ai.onnx.ml.Binarizer"] = importBinarizer;
+  t["ai.onnx.ml.FeatureVectorizer"] = importFeatureVectorizer;
   t["ai.onnx.ml.Imputer"] = importImputer;
   t["ai.onnx.ml.LabelEncoder"] = importLabelEncoder;
   t["ai.onnx.ml.LinearClassifier"] = importLinearClassifier;

@@ -168,6 +168,12 @@ model("one_hot_label_encoder",
           default_float=-1.0)],
       ["h", "l"], {"x": np.array([[1, 3, 2], [4, 5, 1]], np.int64)}, ml_opset=2)
 
+model("feature_vectorizer",
+      [ml("FeatureVectorizer", ["a", "b"], ["y"], inputdimensions=[2, 3])],
+      ["y"], {"a": rng.integers(-5, 5, (3, 2)).astype(np.int64),
+              "b": rng.integers(-5, 5, (3, 3)).astype(np.int64)},
+      ml_opset=1)
+
 out_dir, wanted = sys.argv[1], sys.argv[2:]
 import onnxruntime as ort  # noqa: E402
 
