@@ -98,6 +98,15 @@ model("trees_regressor_avg_f64",
           base_values=[0.5, -1.0], **a)],
       ["y"], {"x": features(6, 3, nan=True, dtype=np.float64)})
 
+# ml opset 3's *_as_tensor attributes (f64 thresholds, weights and base).
+a = tree_attrs(3, 2, 3, ["BRANCH_LEQ", "BRANCH_GT"], 1, "target")
+for k in ["nodes_values", "target_weights"]:
+    a[k + "_as_tensor"] = numpy_helper.from_array(np.array(a.pop(k), np.float64), k)
+model("trees_regressor_as_tensor",
+      [ml("TreeEnsembleRegressor", ["x"], ["y"], n_targets=1,
+          base_values_as_tensor=numpy_helper.from_array(np.array([0.125]), "b"), **a)],
+      ["y"], {"x": features(5, 3, dtype=np.float64)})
+
 # MIN and MAX aggregation, one row.
 for agg in ["MIN", "MAX"]:
     a = tree_attrs(3, 2, 3, ["BRANCH_LEQ"], 2, "target")
