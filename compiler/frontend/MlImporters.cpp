@@ -452,6 +452,15 @@ LogicalResult importLabelEncoder(NodeContext &n) {
   if (keys.size() != values.size())
     return n.error(Twine(keys.size()) + " keys for " + Twine(values.size()) +
                    " values");
+  // A NaN key (which ORT matches to NaN inputs) or a repeated key (whose
+  // winner is an implementation detail) would not mean the same here.
+  std::set<double> seen;
+  for (double key : keys) {
+    if (std::isnan(key))
+      return n.error("NaN keys are not supported");
+    if (!seen.insert(key).second)
+      return n.error("key " + std::to_string(key) + " is listed twice");
+  }
   Value x = n.operand(0);
   if (getElementTypeOrSelf(x.getType()) != keyType)
     return n.error("the input's type differs from the keys'");
