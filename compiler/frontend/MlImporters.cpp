@@ -299,6 +299,10 @@ LogicalResult importLinearClassifier(NodeContext &n) {
   Value s = *scores;
   Type f = n.builder.getF32Type();
   int64_t classes = labels->size();
+  if (rows == 1 && classes == 2 && *post != 1)
+    return n.error("one score column for two classes is supported with "
+                   "post_transform LOGISTIC only (onnxruntime and "
+                   "onnx.reference disagree otherwise)");
   if (rows == 1 && classes == 2) {
     // One score column for two classes: [-s, s].
     Value neg = o::NegOp::create(n.builder, n.loc, n.unranked(f), s);
@@ -807,6 +811,20 @@ LogicalResult importTreeEnsembleClassifier(NodeContext &n) {
   // onnx.reference: one class id in use means a binary classifier whose
   // ensemble stores one score.
   bool binary = used.size() == 1;
+  if (binary && *used.begin() != 0)
+    return n.error("every weight is for class " + Twine(*used.begin()) +
+                   ", which onnxruntime and onnx.reference read differently; "
+                   "store them as class 0");
+  // onnxruntime and onnx.reference agree on binary classifiers only for
+  // NONE with non-negative weights (probabilities) and LOGISTIC with
+  // weights of both signs (boosted margins); ORT thresholds the others'
+  // labels and scores its own way.
+  bool allPositive = llvm::all_of(t.weights, [](double w) { return w >= 0; });
+  if (binary && !((*post == 0 && allPositive) || (*post == 1 && !allPositive)))
+    return n.error(
+        "a binary classifier storing one class is supported with "
+        "post_transform NONE and non-negative weights or LOGISTIC and weights "
+        "of both signs (onnxruntime and onnx.reference disagree otherwise)");
   int64_t cols = binary ? std::max<int64_t>(classes, 2) : classes;
   std::vector<int64_t> table = *labels;
   if (classes == 1) {
@@ -1026,7 +1044,16 @@ LogicalResult importSVMClassifier(NodeContext &n) {
   int64_t labelMode = 0, scoreMode = 0;
   if (rho.size() == 1) {
     if (labels->size() == 2) {
-      labelMode = (!proba && allPositive) ? 1 : 0;
+      // onnx.reference then answers labels[1] whenever a class wins a vote;
+      // onnxruntime does not.
+      if (!proba && allPositive)
+        return n.error("a two-class SVM without probabilities and with no "
+                       "negative coefficient is not supported (onnxruntime "
+                       "and onnx.reference disagree on its labels)");
+      if (*post != 0 && *post != 1)
+        return n.error("a two-class SVM supports post_transform NONE and "
+                       "LOGISTIC (onnxruntime and onnx.reference disagree "
+                       "otherwise)");
       scoreMode = 1;
     } else {
       labelMode = 2;

@@ -46,6 +46,8 @@ tree("tree_missing_child", false_ids=(7, 0, 0))
 tree("tree_feature", features=(3, 0, 0))
 tree("tree_feature_huge", features=(2 ** 40, 0, 0))
 tree("tree_class", class_ids=(0, 5))
+tree("tree_binary_class1", class_ids=(1, 1))
+tree("tree_binary_positive_logistic", class_ids=(0, 0), post_transform="LOGISTIC")
 save("svm_coefficients", [helper.make_node(
     "SVMClassifier", ["x"], ["label", "scores"], name="n", domain="ai.onnx.ml",
     classlabels_ints=[0, 1, 2], kernel_type="RBF", vectors_per_class=[1, 1, 1],
