@@ -797,6 +797,12 @@ LogicalResult importTreeEnsembleClassifier(NodeContext &n) {
   auto labels = classLabels(n, "classlabels_int64s", "classlabels_strings");
   if (failed(post) || failed(labels))
     return failure();
+  // ORT takes the label before the transform, onnx.reference after: with
+  // PROBIT's infinities they differ.
+  if (*post == 4)
+    return n.error("post_transform PROBIT is not supported for "
+                   "TreeEnsembleClassifier (onnxruntime and onnx.reference "
+                   "disagree on its labels)");
   int64_t classes = labels->size();
   if (classes < 1 || classes > kMaxTreeTargets)
     return n.error(Twine(classes) + " class labels, outside 1 to " +

@@ -55,14 +55,13 @@ ONNXCC_INLINE float ml_logistic(float v) {
   return v < 0 ? 1.0f - e : e;
 }
 
-/// The Winitzki approximation of erfinv that ORT and onnx.reference use.
+/// The Winitzki approximation of erfinv, written as ORT writes it (at +-1
+/// it gives +-inf; onnx.reference gives 0 there).
 ONNXCC_INLINE float ml_erf_inv(float x) {
   float sgn = x < 0 ? -1.0f : 1.0f;
   x = (1.0f - x) * (1.0f + x);
-  if (x == 0.0f)
-    return 0.0f;
   float log = std::log(x);
-  float v = 2.0f / (3.14159265358979323846f * 0.147f) + 0.5f * log;
+  float v = 2.0f / (3.14159f * 0.147f) + 0.5f * log;
   float v2 = 1.0f / 0.147f * log;
   float v3 = -v + std::sqrt(v * v - v2);
   return sgn * std::sqrt(v3);
