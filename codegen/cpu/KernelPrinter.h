@@ -63,6 +63,7 @@ void addReductionPrinters(KernelPrinterTable &table);
 void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
 void addAttentionPrinters(KernelPrinterTable &table);
 void addRotaryPrinters(KernelPrinterTable &table);
+void addMlPrinters(KernelPrinterTable &table); // MlPrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

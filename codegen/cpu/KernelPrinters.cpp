@@ -267,6 +267,7 @@ const KernelPrinterTable &kernelPrinters() {
     addImagePrinters(t);
     addAttentionPrinters(t);
     addRotaryPrinters(t);
+    addMlPrinters(t);
     return t;
   }();
   return table;

@@ -110,6 +110,11 @@ private:
   const ::onnx::GraphProto &graph;
   Location modelLoc;
   int64_t opset = 0;
+  /// The ai.onnx.ml opset (0 when the model imports none).
+  int64_t mlOpset = 0;
+  /// The opImporters() key of `node`: its op type, domain-qualified
+  /// outside the default domain; empty for a domain without importers.
+  std::string importerKey(const ::onnx::NodeProto &node) const;
   /// The graph's nodes, model-local functions inlined (FunctionInliner.h).
   std::vector<GraphNode> nodes;
   llvm::StringMap<Value> values;

@@ -136,6 +136,16 @@ LogicalResult Importer::readOpset() {
   for (const auto &op : model.proto.opset_import())
     if (op.domain().empty() || op.domain() == "ai.onnx")
       opset = op.version();
+    else if (op.domain() == "ai.onnx.ml")
+      mlOpset = op.version();
+  if (mlOpset < 0 || mlOpset > kMaxMlOpset)
+    return emitError(modelLoc) << "ai.onnx.ml opset " << mlOpset
+                               << " is outside the supported 1 to "
+                               << kMaxMlOpset;
+  // A model of ml ops only (onnxmltools' XGBoost) need not import ai.onnx;
+  // checkOpTypes() then refuses any default-domain node.
+  if (opset <= 0 && mlOpset > 0)
+    return success();
   if (opset <= 0)
     return emitError(modelLoc) << "the model imports no ai.onnx opset";
   if (opset > kMaxOpset)
@@ -148,12 +158,30 @@ LogicalResult Importer::inlineModelFunctions() {
   std::string error;
   if (!inlineFunctions(model.proto, opset, nodes, error))
     return emitError(modelLoc) << error;
-  for (const GraphNode &n : nodes)
+  for (const GraphNode &n : nodes) {
+    // Other domains are reported by checkOpTypes().
+    const std::string &domain = n.get().domain();
+    if (!domain.empty() && domain != "ai.onnx")
+      continue;
+    if (n.opset <= 0 && opset <= 0)
+      return emitError(locOf(n.get()))
+             << "operator '" << n.get().op_type()
+             << "' of the default domain, but the model imports no ai.onnx "
+                "opset";
     if (n.opset <= 0 || n.opset > kMaxOpset)
       return emitError(locOf(n.get()))
              << "the node's function imports ai.onnx opset " << n.opset
              << ", outside the supported 1 to " << kMaxOpset;
+  }
   return success();
+}
+
+std::string Importer::importerKey(const ::onnx::NodeProto &node) const {
+  if (node.domain().empty() || node.domain() == "ai.onnx")
+    return node.op_type();
+  if (node.domain() == "ai.onnx.ml" && mlOpset > 0)
+    return "ai.onnx.ml." + node.op_type();
+  return "";
 }
 
 LogicalResult Importer::checkOpTypes() {
@@ -170,7 +198,15 @@ LogicalResult Importer::checkOpTypes() {
               check(n);
           return;
         }
-        if (!standard || !table.count(node.op_type())) {
+        if (standard && opset <= 0) {
+          emitError(locOf(node)) << "operator '" << node.op_type()
+                                 << "' of the default domain, but the model "
+                                    "imports no ai.onnx opset";
+          ok = false;
+          return;
+        }
+        std::string key = importerKey(node);
+        if (key.empty() || !table.count(key)) {
           emitError(locOf(node))
               << "unsupported operator '"
               << (node.domain().empty() ? "" : node.domain() + ".")
@@ -363,13 +399,15 @@ FailureOr<std::vector<int>> Importer::topologicalOrder() {
 
 LogicalResult Importer::importNode(OpBuilder &b, const GraphNode &graphNode) {
   const ::onnx::NodeProto &node = graphNode.get();
-  NodeContext n{b, locOf(node), node, {}, graphNode.opset, model.external,
-                {}, {}, {}};
+  std::string key = importerKey(node);
+  bool ml = StringRef(key).starts_with("ai.onnx.ml.");
+  NodeContext n{b,  locOf(node), node, {}, ml ? mlOpset : graphNode.opset,
+                model.external, {}, {}, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : resolve(values.lookup(in)));
   LogicalResult built = isControlFlowOp(node.op_type())
                             ? importControlFlow(b, n)
-                            : opImporters().lookup(node.op_type())(n);
+                            : opImporters().lookup(key)(n);
   if (failed(built) || failed(n.checkAttributes()))
     return failure();
   for (int i = 0; i < node.output_size(); ++i) {

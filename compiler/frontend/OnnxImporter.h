@@ -16,6 +16,8 @@ namespace onnxcc {
 /// The newest ai.onnx opset the importer knows (that of onnx 1.23, the
 /// pinned test package); every op builder handles the versions up to it.
 constexpr int64_t kMaxOpset = 28;
+/// The newest ai.onnx.ml opset (that of onnx 1.23).
+constexpr int64_t kMaxMlOpset = 5;
 
 /// A parsed model file. Imported weights point into `proto` and into the
 /// external data mapped in `external`, so it must outlive every module

@@ -408,6 +408,7 @@ const llvm::StringMap<OpImportFn> &opImporters() {
     addRefusedImporters(t);
     addLossImporters(t);
     addRotaryImporters(t);
+    addMlImporters(t);
     return t;
   }();
   return table;

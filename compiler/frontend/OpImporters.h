@@ -79,6 +79,8 @@ void addSignalImporters(llvm::StringMap<OpImportFn> &table);
 void addRefusedImporters(llvm::StringMap<OpImportFn> &table);
 void addLossImporters(llvm::StringMap<OpImportFn> &table);
 void addRotaryImporters(llvm::StringMap<OpImportFn> &table);
+/// ai.onnx.ml builders, keyed "ai.onnx.ml.<OpType>" (MlImporters.cpp).
+void addMlImporters(llvm::StringMap<OpImportFn> &table);
 
 } // namespace onnxcc
 

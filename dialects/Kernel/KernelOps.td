@@ -185,5 +185,6 @@ include "dialects/Kernel/ReductionKernelOps.td"
 include "dialects/Kernel/ImageOps.td"
 include "dialects/Kernel/AttentionKernelOps.td"
 include "dialects/Kernel/RotaryKernelOps.td"
+include "dialects/Kernel/MlKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

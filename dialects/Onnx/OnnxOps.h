@@ -13,6 +13,7 @@
 #include "dialects/Onnx/AttentionShapes.h"
 #include "dialects/Onnx/DataMovementShapes.h"
 #include "dialects/Onnx/InferTypes.h"
+#include "dialects/Onnx/MlShapes.h"
 #include "dialects/Onnx/ResizeMath.h"
 #include "dialects/Onnx/RotaryShapes.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"

@@ -21,6 +21,7 @@ include "dialects/Onnx/ReductionOps.td"
 include "dialects/Onnx/ImageOps.td"
 include "dialects/Onnx/AttentionOps.td"
 include "dialects/Onnx/RotaryOps.td"
+include "dialects/Onnx/MlOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

@@ -135,6 +135,7 @@ void LowerToKernelPass::runOnOperation() {
   populateImagePatterns(patterns);
   populateAttentionPatterns(patterns);
   populateRotaryPatterns(patterns);
+  populateMlPatterns(patterns);
   FrozenRewritePatternSet frozen(std::move(patterns));
 
   // Ops are lowered one at a time so that each failure keeps its reason.

@@ -43,6 +43,7 @@ void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 void populateImagePatterns(mlir::RewritePatternSet &patterns);
 void populateAttentionPatterns(mlir::RewritePatternSet &patterns);
 void populateRotaryPatterns(mlir::RewritePatternSet &patterns);
+void populateMlPatterns(mlir::RewritePatternSet &patterns);
 
 } // namespace onnxcc
 

@@ -11,6 +11,7 @@
 #include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/linalg.h"
+#include "onnxcc/ml.h"
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/quantization.h"

@@ -1,0 +1,408 @@
+//===- ml.h - ai.onnx.ml kernels: tree ensembles and SVMs -------*- C++ -*-===//
+//
+// ml_tree_ensemble(): every tree of an ensemble walked as a compact node
+// array (the compiler lays the trees out and proves them acyclic, so a walk
+// ends at a leaf within Depth steps), leaf weights aggregated per target,
+// then the binary-classifier expansion and the post transform.
+// ml_svm_classifier(): the one-vs-one decisions of a support vector
+// classifier (or the linear scores of one without support vectors), votes,
+// optional pairwise-coupled probabilities, labels and the post transform.
+// Semantics are those of onnx.reference (aionnxml), which ORT shares for
+// everything the compiler accepts.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_ML_H
+#define ONNXCC_RUNTIME_ML_H
+
+#include "onnxcc/config.h"
+#include "onnxcc/types.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace onnxcc {
+namespace rt {
+
+/// post_transform values, as the compiler numbers them.
+enum ml_post : int {
+  ml_post_none = 0,
+  ml_post_logistic = 1,
+  ml_post_softmax = 2,
+  ml_post_softmax_zero = 3,
+  ml_post_probit = 4,
+};
+
+/// Node modes of the node array.
+enum ml_node_mode : int {
+  ml_leaf = 0,
+  ml_leq = 1,
+  ml_lt = 2,
+  ml_gte = 3,
+  ml_gt = 4,
+  ml_eq = 5,
+  ml_neq = 6,
+  ml_member = 7,
+};
+
+/// The number of int32 fields per node: feature, mode | missing_tracks_true
+/// << 8, true child, false child, first and end index of the node's range
+/// (leaf weights for a leaf, set members for a MEMBER node).
+constexpr int ml_node_fields = 6;
+
+/// 1 / (1 + exp(-v)), written as ORT does so that large |v| stays exact.
+ONNXCC_INLINE float ml_logistic(float v) {
+  float e = 1.0f / (1.0f + std::exp(-std::fabs(v)));
+  return v < 0 ? 1.0f - e : e;
+}
+
+/// The Winitzki approximation of erfinv, written as ORT writes it (at +-1
+/// it gives +-inf; onnx.reference gives 0 there).
+ONNXCC_INLINE float ml_erf_inv(float x) {
+  float sgn = x < 0 ? -1.0f : 1.0f;
+  x = (1.0f - x) * (1.0f + x);
+  float log = std::log(x);
+  float v = 2.0f / (3.14159f * 0.147f) + 0.5f * log;
+  float v2 = 1.0f / 0.147f * log;
+  float v3 = -v + std::sqrt(v * v - v2);
+  return sgn * std::sqrt(v3);
+}
+
+ONNXCC_INLINE float ml_probit(float v) {
+  return 1.41421356f * ml_erf_inv(v * 2.0f - 1.0f);
+}
+
+/// 1 / (1 + exp(-v)) in V.
+template <typename V> ONNXCC_INLINE V ml_logistic_v(V v) {
+  V e = V(1) / (V(1) + std::exp(-std::fabs(v)));
+  return v < 0 ? V(1) - e : e;
+}
+
+/// Applies post transform `Post` to one row of `C` scores in place.
+template <int64_t C, int Post, typename V> inline void ml_post_transform(V *s) {
+  if constexpr (Post == ml_post_logistic) {
+    for (int64_t j = 0; j < C; ++j)
+      s[j] = ml_logistic_v(s[j]);
+  } else if constexpr (Post == ml_post_probit) {
+    for (int64_t j = 0; j < C; ++j)
+      s[j] = V(ml_probit(float(s[j])));
+  } else if constexpr (Post == ml_post_softmax) {
+    V m = s[0];
+    for (int64_t j = 1; j < C; ++j)
+      m = s[j] > m ? s[j] : m;
+    V sum = V(0);
+    for (int64_t j = 0; j < C; ++j) {
+      s[j] = std::exp(s[j] - m);
+      sum += s[j];
+    }
+    for (int64_t j = 0; j < C; ++j)
+      s[j] /= sum;
+  } else if constexpr (Post == ml_post_softmax_zero) {
+    // Softmax over the non-zero scores; zeros stay (scaled) near zero.
+    V m = s[0];
+    for (int64_t j = 1; j < C; ++j)
+      m = s[j] > m ? s[j] : m;
+    V scale = std::exp(-m), sum = V(0);
+    for (int64_t j = 0; j < C; ++j) {
+      if (s[j] > V(0.0000001) || s[j] < V(-0.0000001))
+        s[j] = std::exp(s[j] - m);
+      else
+        s[j] *= scale;
+      sum += s[j];
+    }
+    for (int64_t j = 0; j < C; ++j)
+      s[j] = sum == V(0) ? V(0.5) : s[j] / sum;
+  } else {
+    (void)s;
+  }
+}
+
+/// One tree walked from node `i` to its leaf for the row `x`.
+template <int64_t Depth, typename T, typename TT>
+ONNXCC_INLINE int32_t ml_tree_leaf(const T *x, const int32_t *nodes,
+                                   const TT *thresholds, const TT *members,
+                                   int32_t i) {
+  for (int64_t d = 0; d < Depth; ++d) {
+    const int32_t *nd = nodes + int64_t(i) * ml_node_fields;
+    int mode = nd[1] & 0xff;
+    if (mode == ml_leaf)
+      break;
+    TT v = static_cast<TT>(static_cast<compute_t<T>>(x[nd[0]]));
+    TT th = thresholds[i];
+    bool r;
+    if (v != v) {
+      r = (nd[1] >> 8) & 1;
+    } else {
+      switch (mode) {
+      case ml_leq: r = v <= th; break;
+      case ml_lt: r = v < th; break;
+      case ml_gte: r = v >= th; break;
+      case ml_gt: r = v > th; break;
+      case ml_eq: r = v == th; break;
+      case ml_neq: r = v != th; break;
+      default: {
+        r = false;
+        for (int32_t k = nd[4]; k < nd[5]; ++k)
+          r = r || v == members[k];
+        break;
+      }
+      }
+    }
+    i = r ? nd[2] : nd[3];
+  }
+  return i;
+}
+
+/// out[N x COut] = post(aggregate over trees of the leaf weights + base).
+/// x is [N x F]; the Trees roots index `nodes` ([nodes x 6] int32, see
+/// ml_node_fields). Scores are computed in O, the type of base and out
+/// (f32 or f64). A leaf adds weights[k] to target targets[k] for k in its
+/// range. Agg: 0 sum, 1 average, 2 min, 3 max (a target no leaf scored is
+/// 0 before the base). Binary (classifiers storing one class): score s of
+/// column 0 gives [1 - s, s] (post NONE or PROBIT) or [-s, s].
+template <int64_t N, int64_t F, int64_t Trees, int64_t C, int64_t COut,
+          int64_t Depth, int Agg, int Post, bool Binary, typename T,
+          typename TT, typename O>
+inline void ml_tree_ensemble(const T *ONNXCC_RESTRICT x,
+                             const int32_t *ONNXCC_RESTRICT nodes,
+                             const TT *ONNXCC_RESTRICT thresholds,
+                             const TT *ONNXCC_RESTRICT members,
+                             const int32_t *ONNXCC_RESTRICT roots,
+                             const int32_t *ONNXCC_RESTRICT targets,
+                             const TT *ONNXCC_RESTRICT weights,
+                             const O *ONNXCC_RESTRICT base,
+                             O *ONNXCC_RESTRICT out) {
+  static_assert(COut >= C && COut >= (Binary ? 2 : 1), "output too narrow");
+  for (int64_t n = 0; n < N; ++n) {
+    const T *row = x + n * F;
+    TT acc[C];
+    bool scored[C];
+    for (int64_t c = 0; c < C; ++c) {
+      acc[c] = TT(0);
+      scored[c] = false;
+    }
+    for (int64_t t = 0; t < Trees; ++t) {
+      int32_t leaf =
+          ml_tree_leaf<Depth>(row, nodes, thresholds, members, roots[t]);
+      const int32_t *nd = nodes + int64_t(leaf) * ml_node_fields;
+      for (int32_t k = nd[4]; k < nd[5]; ++k) {
+        int32_t c = targets[k];
+        TT w = weights[k];
+        if constexpr (Agg == 2)
+          acc[c] = !scored[c] || w < acc[c] ? w : acc[c];
+        else if constexpr (Agg == 3)
+          acc[c] = !scored[c] || w > acc[c] ? w : acc[c];
+        else
+          acc[c] += w;
+        scored[c] = true;
+      }
+    }
+    O *o = out + n * COut;
+    for (int64_t c = 0; c < COut; ++c)
+      o[c] = O(0);
+    for (int64_t c = 0; c < C; ++c) {
+      TT v = acc[c];
+      if constexpr (Agg == 1)
+        v /= TT(Trees);
+      o[c] = static_cast<O>(v) + base[c];
+    }
+    if constexpr (Binary) {
+      O s = o[0];
+      o[1] = s;
+      o[0] = (Post == ml_post_none || Post == ml_post_probit) ? O(1) - s : -s;
+    }
+    ml_post_transform<COut, Post>(o);
+  }
+}
+
+/// The SVM kernels, as the compiler numbers them.
+enum ml_svm_kernel : int {
+  ml_svm_linear = 0,
+  ml_svm_poly = 1,
+  ml_svm_rbf = 2,
+  ml_svm_sigmoid = 3,
+};
+
+template <int64_t F, int Kernel, int64_t Degree, typename T>
+ONNXCC_INLINE float ml_svm_dot(const T *x, const float *v, float gamma,
+                               float coef0) {
+  float s = 0.0f;
+  if constexpr (Kernel == ml_svm_rbf) {
+    for (int64_t f = 0; f < F; ++f) {
+      float d = static_cast<float>(static_cast<compute_t<T>>(x[f])) - v[f];
+      s += d * d;
+    }
+    return std::exp(-gamma * s);
+  } else {
+    for (int64_t f = 0; f < F; ++f)
+      s += static_cast<float>(static_cast<compute_t<T>>(x[f])) * v[f];
+    if constexpr (Kernel == ml_svm_poly) {
+      float b = s * gamma + coef0, p = 1.0f;
+      for (int64_t i = 0; i < Degree; ++i)
+        p *= b;
+      return p;
+    } else if constexpr (Kernel == ml_svm_sigmoid) {
+      return std::tanh(s * gamma + coef0);
+    } else {
+      return s;
+    }
+  }
+}
+
+/// Pairwise coupling of one-vs-one probabilities (Wu, Lin and Weng 2004,
+/// method 2, as libsvm and ORT iterate it): r is [C x C], p gets C.
+template <int64_t C> inline void ml_svm_coupling(const float *r, float *p) {
+  float q[C * C], qp[C];
+  const int64_t max_iter = C > 100 ? C : 100;
+  const float eps = 0.005f / float(C);
+  for (int64_t t = 0; t < C; ++t) {
+    p[t] = 1.0f / float(C);
+    q[t * C + t] = 0.0f;
+    for (int64_t j = 0; j < t; ++j) {
+      q[t * C + t] += r[j * C + t] * r[j * C + t];
+      q[t * C + j] = q[j * C + t];
+    }
+    for (int64_t j = t + 1; j < C; ++j) {
+      q[t * C + t] += r[j * C + t] * r[j * C + t];
+      q[t * C + j] = -r[j * C + t] * r[t * C + j];
+    }
+  }
+  for (int64_t it = 0; it < max_iter; ++it) {
+    float pqp = 0.0f;
+    for (int64_t t = 0; t < C; ++t) {
+      qp[t] = 0.0f;
+      for (int64_t j = 0; j < C; ++j)
+        qp[t] += q[t * C + j] * p[j];
+      pqp += p[t] * qp[t];
+    }
+    float max_error = 0.0f;
+    for (int64_t t = 0; t < C; ++t) {
+      float e = std::fabs(qp[t] - pqp);
+      max_error = e > max_error ? e : max_error;
+    }
+    if (max_error < eps)
+      break;
+    for (int64_t t = 0; t < C; ++t) {
+      float qtt = q[t * C + t];
+      float diff = qtt == 0.0f ? 0.0f : (-qp[t] + pqp) / qtt;
+      p[t] += diff;
+      pqp = (pqp + diff * (diff * qtt + 2.0f * qp[t])) / (1.0f + diff) /
+            (1.0f + diff);
+      for (int64_t j = 0; j < C; ++j) {
+        qp[j] = (qp[j] + diff * q[t * C + j]) / (1.0f + diff);
+        p[j] /= 1.0f + diff;
+      }
+    }
+  }
+}
+
+/// A support vector classifier on x [N x F]. SV > 0: `sv` [SV x F] in
+/// classes of starts[c]..starts[c+1], coefs [(C-1) x SV], one rho per
+/// class pair (i < j, row-major); each pair votes. SV == 0: linear scores
+/// rho[0] + x . coefs[c] for the C classes. Proba: the pair decisions
+/// through sigmoid(prob_a * s + prob_b), coupled into C probabilities.
+/// Labels: LabelMode 0 labels[argmax], 1 labels[1] when the maximum is >=
+/// 0.5 (all coefficients non-negative, two labels), 2 (0/1 by the sign of
+/// the maximum: one score and not two labels). ScoreMode for a single
+/// score: 0 as is, 1 [-s, s] then the post transform, 2 [1 - s, s]
+/// (probit: the probit of s); see onnx.reference's write_scores.
+template <int64_t N, int64_t F, int64_t C, int64_t SV, int64_t S,
+          int64_t COut, int Kernel, int64_t Degree, int Post, bool Proba,
+          int LabelMode, int ScoreMode, typename T>
+inline void ml_svm_classifier(
+    const T *ONNXCC_RESTRICT x, const float *ONNXCC_RESTRICT sv,
+    const float *ONNXCC_RESTRICT coefs, const float *ONNXCC_RESTRICT rho,
+    const int32_t *ONNXCC_RESTRICT starts, const float *ONNXCC_RESTRICT prob_a,
+    const float *ONNXCC_RESTRICT prob_b, const int64_t *ONNXCC_RESTRICT labels,
+    float gamma, float coef0, int64_t *ONNXCC_RESTRICT label_out,
+    float *ONNXCC_RESTRICT out) {
+  static_assert(S >= 1 && COut >= 1, "no scores");
+  for (int64_t n = 0; n < N; ++n) {
+    const T *row = x + n * F;
+    float scores[S > C ? S : C];
+    float votes[C];
+    for (int64_t c = 0; c < C; ++c)
+      votes[c] = 0.0f;
+    if constexpr (SV == 0) {
+      for (int64_t c = 0; c < S; ++c)
+        scores[c] = rho[0] + ml_svm_dot<F, ml_svm_linear, 0>(row, coefs + c * F,
+                                                            gamma, coef0);
+    } else {
+      for (int64_t p = 0; p < S; ++p)
+        scores[p] = 0.0f;
+      // Each support vector's kernel value goes to every pair of its class.
+      for (int64_t c = 0; c < C; ++c)
+        for (int32_t s = starts[c]; s < starts[c + 1]; ++s) {
+          float k = ml_svm_dot<F, Kernel, Degree>(row, sv + int64_t(s) * F,
+                                                 gamma, coef0);
+          int64_t p = 0;
+          for (int64_t i = 0; i < C; ++i)
+            for (int64_t j = i + 1; j < C; ++j, ++p) {
+              if (i == c)
+                scores[p] += coefs[(j - 1) * SV + s] * k;
+              else if (j == c)
+                scores[p] += coefs[i * SV + s] * k;
+            }
+        }
+      int64_t p = 0;
+      for (int64_t i = 0; i < C; ++i)
+        for (int64_t j = i + 1; j < C; ++j, ++p) {
+          scores[p] += rho[p];
+          votes[scores[p] > 0 ? i : j] += 1.0f;
+        }
+    }
+    int64_t m = 0;
+    float maxw;
+    if constexpr (Proba) {
+      float r[C * C];
+      for (int64_t i = 0; i < C * C; ++i)
+        r[i] = 0.0f;
+      int64_t p = 0;
+      for (int64_t i = 0; i < C; ++i)
+        for (int64_t j = i + 1; j < C; ++j, ++p) {
+          float v = 1.0f - ml_logistic(scores[p] * prob_a[p] + prob_b[p]);
+          v = v < 1.0e-7f ? 1.0e-7f : v;
+          v = v > 1.0f - 1.0e-7f ? 1.0f - 1.0e-7f : v;
+          r[i * C + j] = v;
+          r[j * C + i] = 1.0f - v;
+        }
+      ml_svm_coupling<C>(r, scores);
+    }
+    if constexpr (SV > 0) {
+      for (int64_t c = 1; c < C; ++c)
+        m = votes[c] > votes[m] ? c : m;
+      maxw = votes[m];
+    } else {
+      for (int64_t c = 1; c < S; ++c)
+        m = scores[c] > scores[m] ? c : m;
+      maxw = scores[m];
+    }
+    if constexpr (LabelMode == 1)
+      label_out[n] = maxw >= 0.5f ? labels[1] : labels[m];
+    else if constexpr (LabelMode == 2)
+      label_out[n] = maxw > 0 ? 1 : 0;
+    else
+      label_out[n] = labels[m];
+    float *o = out + n * COut;
+    if constexpr (S >= 2) {
+      for (int64_t c = 0; c < S; ++c)
+        o[c] = scores[c];
+      ml_post_transform<S, Post>(o);
+    } else if constexpr (Post == ml_post_probit) {
+      o[0] = ml_probit(scores[0]);
+    } else if constexpr (ScoreMode == 2) {
+      o[0] = 1.0f - scores[0];
+      o[1] = scores[0];
+    } else if constexpr (ScoreMode == 1) {
+      o[0] = -scores[0];
+      o[1] = scores[0];
+      ml_post_transform<2, Post>(o);
+    } else {
+      o[0] = scores[0];
+    }
+  }
+}
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_ML_H
