@@ -15,7 +15,9 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
   let description = [{
     See onnx.ml_tree_ensemble: the same operands, static. Each row walks
     every tree from its root for at most `depth` steps to a leaf, then the
-    leaf weights are aggregated and post-transformed.
+    leaf weights are aggregated and post-transformed. `nested` (set by
+    onnxcc-choose-tree-strategy) prints the trees as nested branches in
+    the generated code instead of walking the node array.
 
     ```mlir
     %s = kernel.ml_tree_ensemble %x, %nodes, %thr, %mem, %roots, %tgt, %w, %base {aggregate = 0 : i64, binary = false, depth = 1 : i64, max_feature = 1 : i64, n_targets = 1 : i64, post_transform = 0 : i64} : (tensor<3x2xf32>, tensor<3x6xi32>, tensor<3xf32>, tensor<1xf32>, tensor<1xi32>, tensor<2xi32>, tensor<2xf32>, tensor<1xf32>) -> tensor<3x1xf32>
@@ -27,7 +29,11 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
                    StaticTensor:$weights, StaticTensor:$base,
                    I64Attr:$n_targets, I64Attr:$depth, I64Attr:$aggregate,
                    I64Attr:$post_transform, BoolAttr:$binary,
-                   I64Attr:$max_feature);
+                   I64Attr:$max_feature,
+                   DefaultValuedAttr<I64Attr, "0">:$branch_mode,
+                   DefaultValuedAttr<BoolAttr, "true">:$missing,
+                   DefaultValuedAttr<BoolAttr, "false">:$dense_leaves,
+                   DefaultValuedAttr<BoolAttr, "false">:$nested);
   let results = (outs StaticTensor:$scores);
   let assemblyFormat = [{
     $x `,` $nodes `,` $thresholds `,` $members `,` $roots `,` $targets `,`

@@ -37,7 +37,8 @@ struct TreeEnsemblePattern : OpRewritePattern<o::MlTreeEnsembleOp> {
         op.getMembers(), op.getRoots(), op.getTargets(), op.getWeights(),
         op.getBase(), op.getNTargetsAttr(), op.getDepthAttr(),
         op.getAggregateAttr(), op.getPostTransformAttr(), op.getBinaryAttr(),
-        op.getMaxFeatureAttr());
+        op.getMaxFeatureAttr(), op.getBranchModeAttr(), op.getMissingAttr(),
+        op.getDenseLeavesAttr(), rewriter.getBoolAttr(false));
     return success();
   }
 };

@@ -25,14 +25,17 @@ namespace {
 
 /// A random ensemble in the runtime's layout: every tree is a complete
 /// binary tree of `depth` levels, nodes in preorder, leaves with one or two
-/// weights.
+/// weights (or, `dense`, one per target in order) and their own children.
+/// `fixedMode` 0 mixes every mode, MEMBER included; 1 to 6 uses only that
+/// one; `tracking` whether nodes may send NaN to the true branch.
 struct Ensemble {
   std::vector<int32_t> nodes, roots, targets;
   std::vector<double> thresholds, members, weights;
 };
 
 Ensemble randomEnsemble(int trees, int depth, int features, int targets,
-                        std::mt19937 &rng) {
+                        std::mt19937 &rng, int fixedMode = 0,
+                        bool tracking = true, bool dense = false) {
   Ensemble e;
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::uniform_int_distribution<int> mode(1, 7), feat(0, features - 1),
@@ -42,18 +45,21 @@ Ensemble randomEnsemble(int trees, int depth, int features, int targets,
     e.nodes.resize(e.nodes.size() + 6, 0);
     e.thresholds.push_back(0);
     if (level == depth) {
+      e.nodes[i * 6 + 2] = e.nodes[i * 6 + 3] = i;
       e.nodes[i * 6 + 4] = int32_t(e.targets.size());
-      int k = 1 + coin(rng);
+      int k = dense ? targets : 1 + coin(rng);
       for (int j = 0; j < k; ++j) {
-        e.targets.push_back(tgt(rng));
+        e.targets.push_back(dense ? j : tgt(rng));
         e.weights.push_back(u(rng));
       }
       e.nodes[i * 6 + 5] = int32_t(e.targets.size());
       return i;
     }
-    int m = mode(rng);
+    int m = fixedMode ? fixedMode : mode(rng);
     e.nodes[i * 6 + 0] = feat(rng);
-    e.nodes[i * 6 + 1] = m | (coin(rng) << 8);
+    e.nodes[i * 6 + 1] = m | ((tracking || m == ml_neq ? coin(rng) : 0) << 8);
+    if (m == ml_neq)
+      e.nodes[i * 6 + 1] |= 1 << 8; // as the compiler lays NEQ out
     e.thresholds[i] = std::round(u(rng) * 4) / 4; // EQ/NEQ can hit
     if (m == ml_member) {
       e.nodes[i * 6 + 4] = int32_t(e.members.size());
@@ -99,10 +105,11 @@ double naiveLeaf(const Ensemble &e, const double *x, int32_t i) {
 }
 
 template <int64_t N, int64_t F, int64_t Trees, int64_t C, int64_t Depth,
-          int Agg, bool Binary, typename TT>
+          int Agg, bool Binary, typename TT, int Mode = ml_leaf,
+          bool Missing = true, bool Dense = false>
 void checkTrees(unsigned seed) {
   std::mt19937 rng(seed);
-  Ensemble e = randomEnsemble(Trees, Depth, F, C, rng);
+  Ensemble e = randomEnsemble(Trees, Depth, F, C, rng, Mode, Missing, Dense);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<TT> x(N * F);
   std::vector<double> xd(N * F);
@@ -121,7 +128,8 @@ void checkTrees(unsigned seed) {
     base[c] = float(c) * 0.5f;
   constexpr int64_t COut = Binary && C < 2 ? 2 : C;
   std::vector<float> out(N * COut, -7.0f);
-  ml_tree_ensemble<N, F, Trees, C, COut, Depth, Agg, ml_post_none, Binary>(
+  ml_tree_ensemble<N, F, Trees, C, COut, Depth, Agg, ml_post_none, Binary,
+                   Mode, Missing, Dense>(
       x.data(), e.nodes.data(), thr.data(), mem.data(), e.roots.data(),
       e.targets.data(), w.data(), base.data(), out.data());
   for (int64_t n = 0; n < N; ++n) {
@@ -161,6 +169,29 @@ TEST(MlTreeEnsemble, Min) { checkTrees<5, 4, 6, 4, 3, 2, false, float>(4); }
 TEST(MlTreeEnsemble, Max) { checkTrees<5, 4, 6, 4, 3, 3, false, double>(5); }
 TEST(MlTreeEnsemble, RootIsLeaf) { checkTrees<3, 2, 2, 2, 0, 0, false, float>(6); }
 TEST(MlTreeEnsemble, Binary) { checkTrees<4, 3, 3, 1, 2, 0, true, float>(7); }
+
+// The lockstep walk of one-mode ensembles: one row (lanes over trees, with a
+// partial group), blocks of rows (lanes over rows) plus leftover rows,
+// NaN tracking on and off, dense leaves, f64.
+TEST(MlTreeEnsemble, LockstepOneRow) {
+  checkTrees<1, 5, 11, 3, 4, 0, false, float, ml_leq, false, true>(8);
+}
+TEST(MlTreeEnsemble, LockstepRowBlocks) {
+  checkTrees<21, 5, 9, 3, 4, 1, false, float, ml_lt, true, false>(9);
+}
+TEST(MlTreeEnsemble, LockstepEveryMode) {
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_gte, true, true>(10);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_gt, false, false>(11);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_eq, true, true>(12);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_neq, false, true>(13);
+}
+TEST(MlTreeEnsemble, LockstepMinMaxF64) {
+  checkTrees<16, 4, 9, 3, 3, 2, false, double, ml_leq, true, false>(14);
+  checkTrees<16, 4, 9, 3, 3, 3, false, double, ml_leq, true, true>(15);
+}
+TEST(MlTreeEnsemble, LockstepBinary) {
+  checkTrees<12, 3, 3, 1, 2, 0, true, float, ml_leq, false, true>(16);
+}
 
 TEST(MlTreeEnsemble, PostTransforms) {
   float s[3] = {1.0f, 2.0f, 3.0f};
