@@ -45,10 +45,12 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
 def Kernel_MlSvmClassifierOp : Kernel_Op<"ml_svm_classifier", [Pure]> {
   let summary = "support vector classifier: labels and scores";
   let description = [{
-    See onnx.ml_svm_classifier: the same operands and attributes, static.
+    See onnx.ml_svm_classifier: the same operands and attributes, static,
+    except that the support vectors are transposed to [F, max(vectors, 1)]
+    (one row per feature), so the kernel reads them contiguously.
 
     ```mlir
-    %l, %s = kernel.ml_svm_classifier %x, %sv, %c, %rho, %st, %pa, %pb, %lab {classes = 2 : i64, vectors = 4 : i64, coef0 = 0.0 : f32, columns = 2 : i64, degree = 0 : i64, gamma = 0.5 : f32, kernel = 2 : i64, label_mode = 0 : i64, n_scores = 1 : i64, post_transform = 0 : i64, proba = false, score_mode = 1 : i64} : (tensor<3x2xf32>, tensor<4x2xf32>, tensor<1x4xf32>, tensor<1xf32>, tensor<3xi32>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> (tensor<3xi64>, tensor<3x2xf32>)
+    %l, %s = kernel.ml_svm_classifier %x, %sv, %c, %rho, %st, %pa, %pb, %lab {classes = 2 : i64, vectors = 4 : i64, coef0 = 0.0 : f32, columns = 2 : i64, degree = 0 : i64, gamma = 0.5 : f32, kernel = 2 : i64, label_mode = 0 : i64, n_scores = 1 : i64, post_transform = 0 : i64, proba = false, score_mode = 1 : i64} : (tensor<3x2xf32>, tensor<2x4xf32>, tensor<1x4xf32>, tensor<1xf32>, tensor<3xi32>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> (tensor<3xi64>, tensor<3x2xf32>)
     ```
   }];
   let arguments = (ins StaticTensor:$x, StaticTensor:$support_vectors,

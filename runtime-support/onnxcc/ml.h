@@ -364,8 +364,13 @@ enum ml_svm_kernel : int {
 /// no call and no branch, so that a loop of them vectorises; below -87 it
 /// gives about 1e-38 instead of 0.
 ONNXCC_INLINE float ml_exp(float v) {
-  v = v < -87.0f ? -87.0f : (v > 88.0f ? 88.0f : v);
-  float k = std::floor(v * 1.44269504f + 0.5f);
+  v = v > 88.0f ? 88.0f : v;
+  v = v < -87.0f ? -87.0f : v;
+  // k = round(v / ln 2) through the bits of v / ln 2 + 1.5 * 2^23: floor()
+  // and float-to-int conversion (which may trap) stop vectorisers.
+  int32_t ki = __builtin_bit_cast(int32_t, v * 1.44269504f + 12582912.0f) -
+               0x4B400000;
+  float k = static_cast<float>(ki);
   float r = v - k * 0.693359375f + k * 2.12194440e-4f;
   float y = 1.9875691500e-4f;
   y = y * r + 1.3981999507e-3f;
@@ -374,25 +379,26 @@ ONNXCC_INLINE float ml_exp(float v) {
   y = y * r + 1.6666665459e-1f;
   y = y * r + 5.0000001201e-1f;
   y = y * r * r + r + 1.0f;
-  int32_t bits = (static_cast<int32_t>(k) + 127) << 23;
-  float scale;
-  __builtin_memcpy(&scale, &bits, sizeof(scale));
-  return y * scale;
+  return y * __builtin_bit_cast(float, (ki + 127) << 23);
 }
 
-template <int64_t F, int Kernel, int64_t Degree, typename T>
+/// The kernel value of row x and the vector v[0], v[Stride], ... (a column
+/// of the transposed support vectors, or a row of linear coefficients).
+template <int64_t F, int Kernel, int64_t Degree, int64_t Stride = 1,
+          typename T>
 ONNXCC_INLINE float ml_svm_dot(const T *x, const float *v, float gamma,
                                float coef0) {
   float s = 0.0f;
   if constexpr (Kernel == ml_svm_rbf) {
     for (int64_t f = 0; f < F; ++f) {
-      float d = static_cast<float>(static_cast<compute_t<T>>(x[f])) - v[f];
+      float d = static_cast<float>(static_cast<compute_t<T>>(x[f])) -
+                v[f * Stride];
       s += d * d;
     }
     return std::exp(-gamma * s);
   } else {
     for (int64_t f = 0; f < F; ++f)
-      s += static_cast<float>(static_cast<compute_t<T>>(x[f])) * v[f];
+      s += static_cast<float>(static_cast<compute_t<T>>(x[f])) * v[f * Stride];
     if constexpr (Kernel == ml_svm_poly) {
       float b = s * gamma + coef0, p = 1.0f;
       for (int64_t i = 0; i < Degree; ++i)
@@ -410,9 +416,10 @@ ONNXCC_INLINE float ml_svm_dot(const T *x, const float *v, float gamma,
 /// the stack (16 KiB).
 constexpr int64_t ml_svm_max_staged = 4096;
 
-/// The one-vs-one decision values of a row: every kernel value first (the
-/// RBF exponentials in one vectorisable loop), then each pair's two
-/// contiguous dot products with its coefficients, as ORT sums them.
+/// The one-vs-one decision values of a row: every kernel value first, a
+/// feature at a time over the transposed support vectors [F x SV] (loops
+/// over contiguous vectors, the RBF exponentials in one), then each pair's
+/// two contiguous dot products with its coefficients, as ORT sums them.
 template <int64_t F, int64_t C, int64_t SV, int Kernel, int64_t Degree,
           typename T>
 inline void ml_svm_pairs(const T *row, const float *sv, const float *coefs,
@@ -420,21 +427,32 @@ inline void ml_svm_pairs(const T *row, const float *sv, const float *coefs,
                          float *scores) {
   (void)coef0;
   float k[SV];
-  if constexpr (Kernel == ml_svm_rbf) {
-    for (int64_t s = 0; s < SV; ++s) {
-      float d2 = 0.0f;
-      for (int64_t f = 0; f < F; ++f) {
-        float d = static_cast<float>(static_cast<compute_t<T>>(row[f])) -
-                  sv[s * F + f];
-        d2 += d * d;
+  for (int64_t s = 0; s < SV; ++s)
+    k[s] = 0.0f;
+  for (int64_t f = 0; f < F; ++f) {
+    float xf = static_cast<float>(static_cast<compute_t<T>>(row[f]));
+    const float *col = sv + f * SV;
+    if constexpr (Kernel == ml_svm_rbf) {
+      for (int64_t s = 0; s < SV; ++s) {
+        float d = xf - col[s];
+        k[s] += d * d;
       }
-      k[s] = -gamma * d2;
+    } else {
+      for (int64_t s = 0; s < SV; ++s)
+        k[s] += xf * col[s];
     }
-    for (int64_t s = 0; s < SV; ++s)
-      k[s] = ml_exp(k[s]);
-  } else {
-    for (int64_t s = 0; s < SV; ++s)
-      k[s] = ml_svm_dot<F, Kernel, Degree>(row, sv + s * F, gamma, coef0);
+  }
+  for (int64_t s = 0; s < SV; ++s) {
+    if constexpr (Kernel == ml_svm_rbf) {
+      k[s] = ml_exp(-gamma * k[s]);
+    } else if constexpr (Kernel == ml_svm_poly) {
+      float b = k[s] * gamma + coef0, q = 1.0f;
+      for (int64_t i = 0; i < Degree; ++i)
+        q *= b;
+      k[s] = q;
+    } else if constexpr (Kernel == ml_svm_sigmoid) {
+      k[s] = std::tanh(k[s] * gamma + coef0);
+    }
   }
   int64_t p = 0;
   for (int64_t i = 0; i < C; ++i)
@@ -495,8 +513,9 @@ template <int64_t C> inline void ml_svm_coupling(const float *r, float *p) {
   }
 }
 
-/// A support vector classifier on x [N x F]. SV > 0: `sv` [SV x F] in
-/// classes of starts[c]..starts[c+1], coefs [(C-1) x SV], one rho per
+/// A support vector classifier on x [N x F]. SV > 0: `sv` [F x SV] (the
+/// support vectors transposed; vector s is column s) in classes of
+/// starts[c]..starts[c+1], coefs [(C-1) x SV], one rho per
 /// class pair (i < j, row-major); each pair votes. SV == 0: linear scores
 /// rho[0] + x . coefs[c] for the C classes. Proba: the pair decisions
 /// through sigmoid(prob_a * s + prob_b), coupled into C probabilities.
@@ -536,7 +555,7 @@ inline void ml_svm_classifier(
       // Each support vector's kernel value goes to every pair of its class.
       for (int64_t c = 0; c < C; ++c)
         for (int32_t s = starts[c]; s < starts[c + 1]; ++s) {
-          float k = ml_svm_dot<F, Kernel, Degree>(row, sv + int64_t(s) * F,
+          float k = ml_svm_dot<F, Kernel, Degree, SV>(row, sv + s,
                                                  gamma, coef0);
           int64_t p = 0;
           for (int64_t i = 0; i < C; ++i)

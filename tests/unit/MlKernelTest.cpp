@@ -253,6 +253,16 @@ void naiveSvm(const std::vector<float> &x, const std::vector<float> &sv,
     }
 }
 
+/// Support vectors [vectors x F] in the kernel's layout, [F x vectors].
+std::vector<float> transposed(const std::vector<float> &sv, int64_t F) {
+  int64_t vectors = int64_t(sv.size()) / F;
+  std::vector<float> t(sv.size());
+  for (int64_t s = 0; s < vectors; ++s)
+    for (int64_t f = 0; f < F; ++f)
+      t[f * vectors + s] = sv[s * F + f];
+  return t;
+}
+
 template <int64_t N, int64_t F, int64_t C, int Kernel> void checkSvm(unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -278,10 +288,11 @@ template <int64_t N, int64_t F, int64_t C, int Kernel> void checkSvm(unsigned se
   float gamma = 0.7f, coef0 = 0.3f, pa = 0, pb = 0;
   std::vector<int64_t> label(N);
   std::vector<float> out(N * S);
+  std::vector<float> svT = transposed(sv, F);
   auto run = [&](auto vectorsTag) {
     constexpr int64_t SV = decltype(vectorsTag)::value;
     ml_svm_classifier<N, F, C, SV, S, S, Kernel, 2, ml_post_none, false, 0, 0>(
-        x.data(), sv.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
+        x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
         labels.data(), gamma, coef0, label.data(), out.data());
   };
   // SV is a template parameter: dispatch over the counts the seed can give.
@@ -310,6 +321,33 @@ TEST(MlSvmClassifier, LinearTwoClassesOneRow) { checkSvm<1, 1, 2, ml_svm_linear>
 TEST(MlSvmClassifier, PolyFourClasses) { checkSvm<6, 3, 4, ml_svm_poly>(13); }
 TEST(MlSvmClassifier, SigmoidThreeClasses) { checkSvm<4, 2, 3, ml_svm_sigmoid>(14); }
 
+// More support vectors than ml_svm_max_staged: the unstaged path, which
+// reads the transposed vectors with a stride.
+TEST(MlSvmClassifier, RbfBeyondStaging) {
+  constexpr int64_t N = 2, F = 3, C = 2, SV = ml_svm_max_staged + 4;
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> x(N * F), sv(SV * F), coefs(SV), rho{0.05f};
+  for (float &v : x) v = u(rng);
+  for (float &v : sv) v = u(rng);
+  for (float &v : coefs) v = u(rng) * 0.01f;
+  std::vector<int32_t> starts{0, int32_t(SV / 2), int32_t(SV)};
+  std::vector<int64_t> labels{4, 9}, label(N);
+  std::vector<float> out(N), svT = transposed(sv, F);
+  float pa = 0, pb = 0;
+  ml_svm_classifier<N, F, C, SV, 1, 1, ml_svm_rbf, 0, ml_post_none, false, 0, 0>(
+      x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
+      labels.data(), 0.4f, 0.0f, label.data(), out.data());
+  for (int64_t n = 0; n < N; ++n) {
+    std::vector<double> scores, votes;
+    naiveSvm<F, ml_svm_rbf>(std::vector<float>(&x[n * F], &x[n * F] + F), sv,
+                            coefs, rho, {int(SV / 2), int(SV / 2)}, 0.4f, 0.0f,
+                            0, scores, votes);
+    EXPECT_NEAR(out[n], scores[0], 1e-4) << "row " << n;
+    EXPECT_EQ(label[n], scores[0] > 0 ? 4 : 9) << "row " << n;
+  }
+}
+
 TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
   // Two support vectors per class, three classes, RBF, with prob_a/prob_b.
   constexpr int64_t N = 3, F = 2, C = 3, SV = 6, S = 3;
@@ -320,8 +358,9 @@ TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
   std::vector<int32_t> starts{0, 2, 4, 6};
   std::vector<int64_t> labels{0, 1, 2}, label(N);
   std::vector<float> out(N * C);
+  std::vector<float> svT = transposed(sv, F);
   ml_svm_classifier<N, F, C, SV, C, C, ml_svm_rbf, 0, ml_post_none, true, 0, 0>(
-      x.data(), sv.data(), coefs.data(), rho.data(), starts.data(), pa.data(),
+      x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), pa.data(),
       pb.data(), labels.data(), 0.5f, 0.0f, label.data(), out.data());
   for (int64_t n = 0; n < N; ++n) {
     double sum = 0;
