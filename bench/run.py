@@ -19,7 +19,14 @@ with the reason), and every batch (fixed-batch models run at their own):
   weights apart), the weight bytes and the peak RSS of a process running
   only one side;
 * for scikit-learn models, times scikit-learn's own predict() on an
-  equivalent estimator (bench/sklearn_equivalents.py) at the same batch.
+  equivalent estimator (bench/sklearn_equivalents.py) at the same batch;
+* times predict() called from Python through ctypes, beside the C++ call;
+* counts the model's multiply-add FLOPs (Conv, Gemm, MatMul, recurrent
+  cells) and reports achieved GFLOP/s against this core's FMA peak, which
+  bench/fma_peak.cpp measures at the widest ISA -march=native gives;
+* adds `classifier` at batch 64 and ORT's per-call floor (a one-node
+  Identity model) to the table, and draws the ratios as a PNG bar chart
+  (matplotlib, bench/requirements.txt).
 
 Writes bench/results/<date>-<label>.md and .json. A benchmark, not a test:
 nothing here asserts a time.
@@ -196,10 +203,86 @@ def run_one(exe, model_path, threads, seconds, mode, files, lib):
     return json.loads(r.stdout)
 
 
+def model_flops(model_path, ports):
+    """Multiply-add FLOPs (2 per MAC) of one predict() call at the compiled
+    shapes: Conv, ConvTranspose, Gemm, MatMul and the recurrent cells."""
+    model = onnx.load(model_path, load_external_data=False)
+    shapes = {p[2]: p[4] for p in ports if p[0] == "input"}
+    for vi in model.graph.input:
+        if vi.name in shapes:
+            for d, v in zip(vi.type.tensor_type.shape.dim, shapes[vi.name]):
+                d.dim_value = v
+    try:
+        model = onnx.shape_inference.infer_shapes(model, data_prop=True)
+    except Exception:  # noqa: BLE001 - a count is optional
+        return None
+    dims = {}
+    for vi in list(model.graph.value_info) + list(model.graph.input) + list(model.graph.output):
+        dims[vi.name] = [d.dim_value if d.HasField("dim_value") else 0
+                         for d in vi.type.tensor_type.shape.dim]
+    for init in model.graph.initializer:
+        dims[init.name] = list(init.dims)
+    total = 0
+    for node in model.graph.node:
+        ins = [dims.get(i, []) for i in node.input]
+        out = dims.get(node.output[0], []) if node.output else []
+        if node.op_type in ("Conv", "ConvTranspose") and len(ins) > 1 and ins[1]:
+            w = ins[1]
+            k = int(np.prod(w[1:]))  # C/group * kernel
+            ref = out if node.op_type == "Conv" else ins[0]
+            total += 2 * int(np.prod(ref)) * k if ref else 0
+        elif node.op_type in ("Gemm", "MatMul") and len(ins) > 1 and ins[0] and ins[1] and out:
+            k = ins[0][-1] if node.op_type == "MatMul" else (
+                ins[0][0] if any(a.name == "transA" and a.i for a in node.attribute) else ins[0][-1])
+            total += 2 * int(np.prod(out)) * k
+        elif node.op_type in ("LSTM", "GRU", "RNN") and len(ins) > 2 and ins[1] and ins[2] and ins[0]:
+            seq, batch = ins[0][0], ins[0][1]
+            total += 2 * seq * batch * (int(np.prod(ins[1])) + int(np.prod(ins[2])))
+    return total or None
+
+
+def time_ctypes(gen, name, ports, files, work, args):
+    """Median ns of predict() called from Python through ctypes."""
+    import ctypes
+    so = os.path.join(work, f"lib{name}.so")
+    sh([args.cxx, "-std=c++17", "-O3", "-DNDEBUG", "-march=native", "-fPIC", "-shared",
+        "-I", gen, "-I", args.runtime, os.path.join(gen, f"{name}.cpp"),
+        os.path.join(gen, f"{name}_weights.S"), "-o", so])
+    lib = ctypes.CDLL(so)
+    fn = getattr(lib, f"{name}_predict")
+    arrays = [x for _, x in files]
+    arrays += [np.zeros(p[4], dtype=CPP_TYPES[p[3]][1]) for p in ports if p[0] == "output"]
+    pointers = [a.ctypes.data_as(ctypes.c_void_p) for a in arrays] + [None]
+    fn.restype = None
+    fn.argtypes = [ctypes.c_void_p] * len(pointers)
+    import time
+    for _ in range(10):
+        fn(*pointers)
+    samples, spent, chunk = [], 0.0, 1
+    while chunk < 1 << 20:
+        start = time.perf_counter_ns()
+        for _ in range(chunk):
+            fn(*pointers)
+        if time.perf_counter_ns() - start > 2e5:
+            break
+        chunk *= 2
+    while spent < args.seconds:
+        start = time.perf_counter_ns()
+        for _ in range(chunk):
+            fn(*pointers)
+        ns = time.perf_counter_ns() - start
+        samples.append(ns / chunk)
+        spent += ns / 1e9
+    return float(np.median(samples))
+
+
 def bench_model(name, model_dir, args, lib, sklearn_timer):
     rows = []
     model_path = os.path.join(model_dir, "model.onnx")
-    for batch in args.batches:
+    batches = list(args.batches)
+    if name == "classifier" and 64 not in batches:
+        batches.append(64)  # the issue's batched case
+    for batch in batches:
         with tempfile.TemporaryDirectory(prefix=f"onnxcc-bench-{name}-") as work:
             exe, ports, info = build(model_dir, name, batch, work, args)
             if exe is None:
@@ -208,11 +291,17 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
             files = inputs_for(model_dir, ports, batch, work)
             rss = {m: run_one(exe, model_path, 1, 0, m, files, lib)["peak_rss_kib"]
                    for m in ("onnxcc", "ort")}
+            flops = model_flops(model_path, ports)
+            ctypes_ns = time_ctypes(os.path.join(work, "gen"), name, ports, files, work, args)
             actual = ports[0][4][0] if ports[0][4] else 1
             for threads in args.threads:
                 t = run_one(exe, model_path, threads, args.seconds, "both", files, lib)
                 row = {"model": name, "batch": actual, **info, **t,
-                       "onnxcc_peak_rss_kib": rss["onnxcc"], "ort_peak_rss_kib": rss["ort"]}
+                       "onnxcc_peak_rss_kib": rss["onnxcc"], "ort_peak_rss_kib": rss["ort"],
+                       "onnxcc_ctypes_median_ns": ctypes_ns, "flops": flops}
+                if flops:
+                    row["onnxcc_gflops"] = flops / t["onnxcc_median_ns"]
+                    row["ort_gflops"] = flops / t["ort_median_ns"]
                 row["ratio"] = t["ort_median_ns"] / t["onnxcc_median_ns"]
                 if sklearn_timer and threads == 1:
                     ns = sklearn_timer(name, files[0][1], args.seconds)
@@ -231,7 +320,54 @@ def fmt_us(ns):
     return f"{ns / 1e3:.3g}" if ns < 1e5 else f"{ns / 1e3:,.0f}"
 
 
-def write_report(rows, args, out_base):
+def fma_peak(args, work):
+    exe = os.path.join(work, "fma_peak")
+    sh([args.cxx, "-O3", "-march=native", os.path.join(BENCH, "fma_peak.cpp"), "-o", exe])
+    return json.loads(sh([exe]).stdout)
+
+
+def ort_floor_model(work):
+    """A one-node model (Identity of one float) in the backend-test layout:
+    what ORT costs per call when the graph does nothing."""
+    d = os.path.join(work, "ort_floor")
+    os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
+    from onnx import TensorProto, helper
+    g = helper.make_graph([helper.make_node("Identity", ["x"], ["y"])], "ort_floor",
+                          [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1])],
+                          [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1])])
+    m = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    m.ir_version = 8
+    onnx.save(m, os.path.join(d, "model.onnx"))
+    t = numpy_helper.from_array(np.ones([1], np.float32), "x")
+    with open(os.path.join(d, "test_data_set_0", "input_0.pb"), "wb") as f:
+        f.write(t.SerializeToString())
+    return d
+
+
+def write_chart(rows, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError as e:
+        print(f"bench: no chart ({e})", file=sys.stderr)
+        return False
+    labels = [f"{r['model']} b{r['batch']} {r['threads']}T" for r in rows]
+    ratios = [r["ratio"] for r in rows]
+    fig, ax = plt.subplots(figsize=(9, 0.28 * len(rows) + 1.2))
+    colors = ["tab:green" if v >= 1 else "tab:red" for v in ratios]
+    ax.barh(range(len(rows)), ratios, color=colors)
+    ax.set_yticks(range(len(rows)), labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.set_xscale("log")
+    ax.axvline(1.0, color="black", linewidth=0.8)
+    ax.set_xlabel("ORT median / onnxcc median (log scale; > 1: onnxcc faster)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    return True
+
+
+def write_report(rows, args, out_base, peak):
     cpu = "unknown"
     try:
         cpu = re.search(r"model name\s*:\s*(.*)", open("/proc/cpuinfo").read()).group(1)
@@ -242,27 +378,41 @@ def write_report(rows, args, out_base):
              f"{datetime.date.today()}, {cpu}, {os.cpu_count()} CPUs, {args.cxx} -O3 -march=native. "
              "Latencies in microseconds per predict() call, medians (p90 in brackets) "
              "of samples of ~0.2 ms chunks, both sides alternating in one process for "
-             f"at least {args.seconds} s each. onnxcc runs on one thread; `ORT nT` is "
-             "onnxruntime with n intra-op threads. Ratio = ORT median / onnxcc median.",
+             f"at least {args.seconds} s each. onnxcc runs on one thread; `ORT threads` is "
+             "onnxruntime's intra-op thread count. Ratio = ORT median / onnxcc median. "
+             f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp).",
              "",
-             "| model | batch | ORT threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | scikit-learn µs | sklearn ÷ onnxcc | code (text) | weights | RSS onnxcc / ORT |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| model | batch | ORT threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "
+             "| GFLOP/s onnxcc / ORT (% of 1-core peak) | scikit-learn µs | sklearn ÷ onnxcc "
+             "| code (text) | weights | peak RSS onnxcc / ORT |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sk = (f"{fmt_us(r['sklearn_median_ns'])} | {r['sklearn_ratio']:.0f}×"
               if "sklearn_median_ns" in r else "– | –")
+        gf = (f"{r['onnxcc_gflops']:.1f} / {r['ort_gflops']:.1f} "
+              f"({100 * r['onnxcc_gflops'] / peak['gflops']:.0f}% / {100 * r['ort_gflops'] / peak['gflops']:.0f}%)"
+              if r.get("onnxcc_gflops") else "–")
         lines.append(
             f"| {r['model']} | {r['batch']} | {r['threads']} | {fmt_us(r['onnxcc_median_ns'])} "
             f"({fmt_us(r['onnxcc_p90_ns'])}) | {fmt_us(r['ort_median_ns'])} ({fmt_us(r['ort_p90_ns'])}) "
-            f"| {r['ratio']:.1f}× | {sk} | {r['text_bytes']:,} B | {r['weight_bytes']:,} B "
+            f"| {r['ratio']:.2f}× | {fmt_us(r['onnxcc_ctypes_median_ns'])} | {gf} | {sk} "
+            f"| {r['text_bytes']:,} B | {r['weight_bytes']:,} B "
             f"| {r['onnxcc_peak_rss_kib'] / 1024:.1f} / {r['ort_peak_rss_kib'] / 1024:.1f} MiB |")
-    lines += ["", "scikit-learn times an equivalent estimator (same hyperparameters, trained on "
-              "synthetic data of the same shape, bench/sklearn_equivalents.py): the shipped models' "
-              "estimators are not stored. Code size is the .text of the generated model's object file; "
-              "weights are linked separately."]
+    lines += ["", "`ort_floor` is a one-node model (Identity of one float): ORT's cost per call "
+              "when the graph does nothing. scikit-learn times an equivalent estimator (same "
+              "hyperparameters, trained on synthetic data of the same shape, "
+              "bench/sklearn_equivalents.py): the shipped models' estimators are not stored. Code "
+              "size is the .text of the generated model's object file; weights are linked "
+              "separately. Rows of a batch above the test data's mix features of random test rows. "
+              "At batch 1 every call gets the same input, so branchy code (nested trees, ORT's "
+              "tree walk) runs with a trained branch predictor."]
+    if write_chart(rows, out_base + ".png"):
+        lines += ["", f"![ratios]({os.path.basename(out_base)}.png)"]
     with open(out_base + ".md", "w") as f:
         f.write("\n".join(lines) + "\n")
     with open(out_base + ".json", "w") as f:
-        json.dump({"machine": {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version()},
+        json.dump({"machine": {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
+                               "fma_peak": peak},
                    "rows": rows}, f, indent=1)
     print("\n".join(lines))
 
@@ -293,11 +443,14 @@ def main():
         except ImportError as e:
             print(f"bench: scikit-learn timings skipped ({e})", file=sys.stderr)
     rows = []
-    for model_dir in sorted(glob.glob(os.path.join(args.models_dir, args.models))):
-        if os.path.isfile(os.path.join(model_dir, "model.onnx")):
-            rows += bench_model(os.path.basename(model_dir), model_dir, args, lib, sklearn_timer)
+    with tempfile.TemporaryDirectory(prefix="onnxcc-bench-") as work:
+        peak = fma_peak(args, work)
+        rows += bench_model("ort_floor", ort_floor_model(work), args, lib, None)
+        for model_dir in sorted(glob.glob(os.path.join(args.models_dir, args.models))):
+            if os.path.isfile(os.path.join(model_dir, "model.onnx")):
+                rows += bench_model(os.path.basename(model_dir), model_dir, args, lib, sklearn_timer)
     os.makedirs(args.out, exist_ok=True)
-    write_report(rows, args, os.path.join(args.out, f"{datetime.date.today()}-{args.label}"))
+    write_report(rows, args, os.path.join(args.out, f"{datetime.date.today()}-{args.label}"), peak)
 
 
 if __name__ == "__main__":
