@@ -62,7 +62,12 @@ Comparison compareTensors(Type element, ArrayRef<char> got, ArrayRef<char> ref,
       c.worst = i;
     }
     c.maxRel = std::max(c.maxRel, rel);
-    bool ok = exact ? gb == rb : diff <= atol + rtol * std::fabs(r);
+    // NaN against NaN (whose tolerance is NaN) and equal infinities agree;
+    // an infinite difference never does, though an infinite reference
+    // makes the tolerance infinite too.
+    bool ok = exact ? gb == rb
+                    : diff == 0.0 || (std::isfinite(diff) &&
+                                      diff <= atol + rtol * std::fabs(r));
     c.mismatches += !ok;
   }
   if (c.count) {
