@@ -46,16 +46,6 @@ for k, (o, v) in enumerate(zip(m.graph.output, sess.run(None, feeds))):
                      "%s/test_data_set_0/output_%d.pb" % (model_dir, k))
 )";
 
-std::string joinPath(llvm::StringRef dir, const llvm::Twine &file) {
-  llvm::SmallString<256> path(dir);
-  llvm::sys::path::append(path, file);
-  return std::string(path);
-}
-
-int fail(const std::string &where, const std::string &msg) {
-  printErrorLine(where, msg);
-  return 1;
-}
 
 /// The producer of each exposed output: node name and op type.
 struct Exposed {
@@ -110,15 +100,15 @@ int runBisect(const VerifyRequest &req) {
   if (!model)
     return 1;
   if (usesExternalData(model->proto.graph()))
-    return fail(req.modelDir, "--bisect does not support models with external "
+    return failWith(req.modelDir, "--bisect does not support models with external "
                               "data yet");
   std::string set0 = firstDataSet(req.modelDir);
   if (set0.empty())
-    return fail(req.modelDir, "no test_data_set_* directory");
+    return failWith(req.modelDir, "no test_data_set_* directory");
 
   llvm::SmallString<128> work;
   if (llvm::sys::fs::createUniqueDirectory("onnxcc-bisect", work))
-    return fail(req.modelDir, "cannot create a temporary directory");
+    return failWith(req.modelDir, "cannot create a temporary directory");
   std::string dir = joinPath(work, "model"), setDir = joinPath(dir, "test_data_set_0");
   llvm::sys::fs::create_directories(setDir);
   ::onnx::ModelProto augmented = model->proto;
@@ -126,14 +116,14 @@ int runBisect(const VerifyRequest &req) {
   {
     std::ofstream os(joinPath(dir, "model.onnx"), std::ios::binary);
     if (!augmented.SerializeToOstream(&os))
-      return fail(dir, "cannot write the augmented model");
+      return failWith(dir, "cannot write the augmented model");
   }
   for (int k = 0;; ++k) {
     std::string from = joinPath(set0, "input_" + llvm::Twine(k) + ".pb");
     if (!llvm::sys::fs::exists(from))
       break;
     if (llvm::sys::fs::copy_file(from, joinPath(setDir, "input_" + llvm::Twine(k) + ".pb")))
-      return fail(from, "cannot copy into " + setDir);
+      return failWith(from, "cannot copy into " + setDir);
   }
 
   // The reference of every intermediate, from onnxruntime.
@@ -144,12 +134,12 @@ int runBisect(const VerifyRequest &req) {
   }
   auto python = llvm::sys::findProgramByName(req.python);
   if (!python)
-    return fail(req.modelDir, "--python '" + req.python + "' not found");
+    return failWith(req.modelDir, "--python '" + req.python + "' not found");
   std::string error;
   llvm::StringRef argv[] = {*python, script, dir};
   if (int rc = llvm::sys::ExecuteAndWait(*python, argv, std::nullopt, {}, 0, 0,
                                          &error))
-    return fail(req.modelDir, "onnxruntime could not run the model (" +
+    return failWith(req.modelDir, "onnxruntime could not run the model (" +
                                   req.python + " exit " + std::to_string(rc) +
                                   "; it needs the onnx and onnxruntime packages)" +
                                   (error.empty() ? "" : ": " + error));
@@ -162,7 +152,7 @@ int runBisect(const VerifyRequest &req) {
   sub.mismatches = &mismatches;
   int rc = runVerify(sub);
   if (rc != 0 && mismatches.empty())
-    return fail(req.modelDir, "the bisection could not verify the model with "
+    return failWith(req.modelDir, "the bisection could not verify the model with "
                               "its intermediate tensors exposed");
   llvm::sys::fs::remove_directories(work);
   if (mismatches.empty()) {

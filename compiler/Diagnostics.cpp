@@ -4,7 +4,9 @@
 #include "dialects/Onnx/InertText.h"
 #include "dialects/Onnx/NodeLocation.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -36,6 +38,17 @@ std::string describeLocation(Location loc) {
   llvm::raw_string_ostream os(s);
   os << loc;
   return messageText(s, kMaxErrorLineBytes);
+}
+
+int failWith(StringRef where, StringRef message) {
+  printErrorLine(where, message);
+  return 1;
+}
+
+std::string joinPath(StringRef dir, const Twine &file) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, file);
+  return std::string(path);
 }
 
 void printErrorLine(StringRef where, StringRef message) {

@@ -3,6 +3,7 @@
 #define ONNXCC_COMPILER_DIAGNOSTICS_H
 
 #include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/Twine.h"
 #include <string>
 
 namespace onnxcc {
@@ -19,6 +20,12 @@ std::string describeLocation(mlir::Location loc);
 /// Prints `onnxcc: error: <where>: <message>` as one bounded line with
 /// control bytes escaped. Every error onnxcc reports goes through here.
 void printErrorLine(llvm::StringRef where, llvm::StringRef message);
+
+/// printErrorLine(), then the exit code of a failed command (1).
+int failWith(llvm::StringRef where, llvm::StringRef message);
+
+/// `dir`/`file` without a doubled separator when `dir` ends in one.
+std::string joinPath(llvm::StringRef dir, const llvm::Twine &file);
 
 /// Prints every error diagnostic through printErrorLine() and counts them.
 class OneLineDiagnostics {

@@ -33,17 +33,6 @@ struct DataSet {
   std::vector<::onnx::TensorProto> inputs, outputs;
 };
 
-int fail(const std::string &where, const std::string &msg) {
-  printErrorLine(where, msg);
-  return 1;
-}
-
-/// `dir`/`file` without a doubled separator when `dir` ends in one.
-std::string joinPath(StringRef dir, const Twine &file) {
-  SmallString<256> path(dir);
-  llvm::sys::path::append(path, file);
-  return std::string(path);
-}
 
 bool readTensorFile(const std::string &path, ::onnx::TensorProto &t) {
   auto buf = llvm::MemoryBuffer::getFile(path, false, false);
@@ -188,7 +177,7 @@ LogicalResult Verifier::groupDataSets() {
   numInputs = graphInputs(model->proto.graph()).size();
   for (size_t s = 0; s < sets.size(); ++s) {
     if (sets[s].inputs.size() != numInputs || sets[s].outputs.empty()) {
-      fail(sets[s].dir, "has " + std::to_string(sets[s].inputs.size()) +
+      failWith(sets[s].dir, "has " + std::to_string(sets[s].inputs.size()) +
                             " inputs and " + std::to_string(sets[s].outputs.size()) +
                             " outputs; the model takes " +
                             std::to_string(numInputs) + " inputs");
@@ -200,7 +189,7 @@ LogicalResult Verifier::groupDataSets() {
         continue;
       const auto &t = sets[s].inputs[d.inputIndex];
       if (d.index >= t.dims_size()) {
-        fail(sets[s].dir, "input '" + d.input + "' has rank " +
+        failWith(sets[s].dir, "input '" + d.input + "' has rank " +
                               std::to_string(t.dims_size()));
         return failure();
       }
@@ -216,7 +205,7 @@ LogicalResult Verifier::findTools() {
   if (workDir.empty()) {
     SmallString<128> tmp;
     if (llvm::sys::fs::createUniqueDirectory("onnxcc-verify", tmp))
-      return fail(req.modelDir, "cannot create a temporary directory"), failure();
+      return failWith(req.modelDir, "cannot create a temporary directory"), failure();
     workDir = std::string(tmp);
   }
   cxx = req.cxx;
@@ -224,14 +213,14 @@ LogicalResult Verifier::findTools() {
     cxx = getenv("CXX") ? getenv("CXX") : "c++";
   auto found = llvm::sys::findProgramByName(cxx);
   if (!found)
-    return fail(req.modelDir, "C++ compiler '" + cxx + "' not found"), failure();
+    return failWith(req.modelDir, "C++ compiler '" + cxx + "' not found"), failure();
   cxxPath = *found;
   // The built program runs directly or through the wrapper (an emulator).
   wrapper = words(req.execWrapper);
   if (!wrapper.empty()) {
     auto w = llvm::sys::findProgramByName(wrapper[0]);
     if (!w)
-      return fail(req.modelDir, "--exec-wrapper program '" + wrapper[0] +
+      return failWith(req.modelDir, "--exec-wrapper program '" + wrapper[0] +
                                     "' not found"),
              failure();
     wrapperPath = *w;
@@ -270,7 +259,7 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
                          joinPath(dir, "model.cpp"), joinPath(dir, "model_weights.S"),
                          "-o", exe});
   if (int rc = onnxcc::run(cxxPath, cmd, error)) {
-    fail(dir, "building the generated code failed (" + cxx + " exit " +
+    failWith(dir, "building the generated code failed (" + cxx + " exit " +
                   std::to_string(rc) + ")" + (error.empty() ? "" : ": " + error));
     return failure();
   }
@@ -288,10 +277,10 @@ bool Verifier::compareOutput(const DataSet &set, size_t o, StringRef gotPath) {
   std::vector<char> ref;
   ExternalData external{set.dir, {}};
   if (!type || !readTensorBytes(set.outputs[o], external, type, ref, err))
-    return fail(where, err), false;
+    return failWith(where, err), false;
   auto got = llvm::MemoryBuffer::getFile(gotPath);
   if (!got || (*got)->getBufferSize() != ref.size())
-    return fail(set.dir, "output " + std::to_string(o) + " has " +
+    return failWith(set.dir, "output " + std::to_string(o) + " has " +
                              std::to_string(got ? (*got)->getBufferSize() : 0) +
                              " bytes, reference has " + std::to_string(ref.size())),
            false;
@@ -328,7 +317,7 @@ FailureOr<bool> Verifier::runDataSet(const DataSet &set, const std::string &dir,
     std::vector<char> bytes;
     ExternalData external{set.dir, {}};
     if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
-      return fail(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err), failure();
+      return failWith(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err), failure();
     std::string path = joinPath(dir, "in" + Twine(i) + ".bin");
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);
@@ -339,7 +328,7 @@ FailureOr<bool> Verifier::runDataSet(const DataSet &set, const std::string &dir,
     args.push_back(joinPath(dir, "out" + Twine(o) + ".bin"));
   std::string error;
   if (int rc = onnxcc::run(wrapper.empty() ? exe : wrapperPath, args, error))
-    return fail(set.dir, "the generated program failed (exit " +
+    return failWith(set.dir, "the generated program failed (exit " +
                              std::to_string(rc) + ")" +
                              (rc == 3 ? ": input size does not match the model" : "")),
            failure();
@@ -364,7 +353,7 @@ int Verifier::run() {
     return 1;
   std::string error;
   if (!readDataSets(req.modelDir, sets, error))
-    return fail(req.modelDir, error);
+    return failWith(req.modelDir, error);
   for (DataSet &set : sets)
     for (size_t k : llvm::reverse(bound))
       if (k < set.inputs.size())
