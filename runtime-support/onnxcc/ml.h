@@ -360,16 +360,17 @@ enum ml_svm_kernel : int {
   ml_svm_sigmoid = 3,
 };
 
-/// exp(v) within 2 ulp for v in [-87, 88] (Cephes' expf polynomial), with
-/// no call and no branch, so that a loop of them vectorises; below -87 it
-/// gives about 1e-38 instead of 0.
+/// exp(v) within a few ulp for v in [-87, 88] (Cephes' expf polynomial),
+/// with no call and only integer selects, so that GCC and Clang vectorise a
+/// loop of them: 0 below about -87.7 (where exp is denormal), NaN for NaN.
 ONNXCC_INLINE float ml_exp(float v) {
-  v = v > 88.0f ? 88.0f : v;
-  v = v < -87.0f ? -87.0f : v;
   // k = round(v / ln 2) through the bits of v / ln 2 + 1.5 * 2^23: floor()
   // and float-to-int conversion (which may trap) stop vectorisers.
   int32_t ki = __builtin_bit_cast(int32_t, v * 1.44269504f + 12582912.0f) -
                0x4B400000;
+  int32_t keep = -int32_t((ki > -127) | (v != v));
+  ki = ki < -126 ? -126 : ki;
+  ki = ki > 127 ? 127 : ki;
   float k = static_cast<float>(ki);
   float r = v - k * 0.693359375f + k * 2.12194440e-4f;
   float y = 1.9875691500e-4f;
@@ -379,7 +380,8 @@ ONNXCC_INLINE float ml_exp(float v) {
   y = y * r + 1.6666665459e-1f;
   y = y * r + 5.0000001201e-1f;
   y = y * r * r + r + 1.0f;
-  return y * __builtin_bit_cast(float, (ki + 127) << 23);
+  float e = y * __builtin_bit_cast(float, (ki + 127) << 23);
+  return __builtin_bit_cast(float, __builtin_bit_cast(int32_t, e) & keep);
 }
 
 /// The kernel value of row x and the vector v[0], v[Stride], ... (a column
