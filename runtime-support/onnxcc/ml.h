@@ -16,6 +16,7 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/types.h"
+#include "onnxcc/vmath.h"
 
 #include <cmath>
 #include <cstdint>
@@ -360,30 +361,6 @@ enum ml_svm_kernel : int {
   ml_svm_sigmoid = 3,
 };
 
-/// exp(v) within a few ulp for v in [-87, 88] (Cephes' expf polynomial),
-/// with no call and only integer selects, so that GCC and Clang vectorise a
-/// loop of them: 0 below about -87.7 (where exp is denormal), NaN for NaN.
-ONNXCC_INLINE float ml_exp(float v) {
-  // k = round(v / ln 2) through the bits of v / ln 2 + 1.5 * 2^23: floor()
-  // and float-to-int conversion (which may trap) stop vectorisers.
-  int32_t ki = __builtin_bit_cast(int32_t, v * 1.44269504f + 12582912.0f) -
-               0x4B400000;
-  int32_t keep = -int32_t((ki > -127) | (v != v));
-  ki = ki < -126 ? -126 : ki;
-  ki = ki > 127 ? 127 : ki;
-  float k = static_cast<float>(ki);
-  float r = v - k * 0.693359375f + k * 2.12194440e-4f;
-  float y = 1.9875691500e-4f;
-  y = y * r + 1.3981999507e-3f;
-  y = y * r + 8.3334519073e-3f;
-  y = y * r + 4.1665795894e-2f;
-  y = y * r + 1.6666665459e-1f;
-  y = y * r + 5.0000001201e-1f;
-  y = y * r * r + r + 1.0f;
-  float e = y * __builtin_bit_cast(float, (ki + 127) << 23);
-  return __builtin_bit_cast(float, __builtin_bit_cast(int32_t, e) & keep);
-}
-
 /// The kernel value of row x and the vector v[0], v[Stride], ... (a column
 /// of the transposed support vectors, or a row of linear coefficients).
 template <int64_t F, int Kernel, int64_t Degree, int64_t Stride = 1,
@@ -446,7 +423,7 @@ inline void ml_svm_pairs(const T *row, const float *sv, const float *coefs,
   }
   for (int64_t s = 0; s < SV; ++s) {
     if constexpr (Kernel == ml_svm_rbf) {
-      k[s] = ml_exp(-gamma * k[s]);
+      k[s] = exp_poly(-gamma * k[s]);
     } else if constexpr (Kernel == ml_svm_poly) {
       float b = k[s] * gamma + coef0, q = 1.0f;
       for (int64_t i = 0; i < Degree; ++i)

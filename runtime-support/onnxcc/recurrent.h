@@ -26,6 +26,7 @@
 #include "onnxcc/config.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/types.h"
+#include "onnxcc/vmath.h"
 
 namespace onnxcc {
 namespace rt {
@@ -35,16 +36,20 @@ namespace act {
 struct relu {
   template <typename V> V operator()(V x) const { return x > V(0) ? x : V(0); }
 };
+// float through vmath.h, so that a cell's loop over the hidden units
+// vectorises; double through libm.
 struct tanh {
-  template <typename V> V operator()(V x) const { return std::tanh(x); }
+  ONNXCC_INLINE float operator()(float x) const { return tanh_poly(x); }
+  double operator()(double x) const { return std::tanh(x); }
 };
 struct sigmoid {
+  ONNXCC_INLINE float operator()(float x) const { return sigmoid_poly(x); }
   // exp of a non-positive argument only: no overflow for large |x|.
-  template <typename V> V operator()(V x) const {
-    if (x >= V(0))
-      return V(1) / (V(1) + std::exp(-x));
-    V e = std::exp(x);
-    return e / (V(1) + e);
+  double operator()(double x) const {
+    if (x >= 0.0)
+      return 1.0 / (1.0 + std::exp(-x));
+    double e = std::exp(x);
+    return e / (1.0 + e);
   }
 };
 struct affine {
@@ -346,6 +351,20 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
       }
       T *yr = y + S::y_row(t, d, bb);
       const Acc *gt = sc.gates + bb * GH;
+      if (!pd && !input_forget && !(clip > 0.0f)) {
+        // The usual cell, without peepholes, coupling or clipping: a loop
+        // with no branch, which vectorises with the activations.
+        Acc *cr = sc.c + bb * H, *hr = sc.h + bb * H;
+        for (int64_t k = 0; k < H; ++k) {
+          Acc cn = acts.f(gt[2 * H + k]) * cr[k] +
+                   acts.f(gt[k]) * acts.g(gt[3 * H + k]);
+          Acc hn = acts.f(gt[H + k]) * acts.h(cn);
+          cr[k] = cn;
+          hr[k] = hn;
+          yr[k] = store_as<T>(hn);
+        }
+        continue;
+      }
       for (int64_t k = 0; k < H; ++k) {
         Acc cprev = sc.c[bb * H + k];
         Acc pi = pd ? static_cast<Acc>(pd[k]) : Acc(0);

@@ -376,17 +376,3 @@ TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
 }
 
 } // namespace
-
-// ml_exp, the vectorisable exp of the RBF kernel, against std::exp over
-// the range it promises (a few ulp), and its clamp below it.
-TEST(MlExp, MatchesStdExp) {
-  for (float v = -87.0f; v <= 88.0f; v += 0.01337f) {
-    double want = std::exp(double(v));
-    EXPECT_NEAR(ml_exp(v), want, want * 4e-7) << "v " << v;
-  }
-  EXPECT_EQ(ml_exp(0.0f), 1.0f);
-  EXPECT_EQ(ml_exp(-1000.0f), 0.0f);
-  EXPECT_TRUE(std::isinf(ml_exp(200.0f)));
-  EXPECT_TRUE(std::isnan(ml_exp(std::numeric_limits<float>::quiet_NaN())));
-  EXPECT_TRUE(std::isnan(ml_exp(-std::numeric_limits<float>::quiet_NaN())));
-}

@@ -1,0 +1,66 @@
+//===- vmath.h - exp, sigmoid and tanh that vectorise -----------*- C++ -*-===//
+//
+// float versions of exp, the logistic sigmoid and tanh written without
+// calls and with only integer selects where the result's bits are touched,
+// so that GCC and Clang vectorise loops of them (libm's expf and tanhf stay
+// scalar calls). Used by the RBF kernel of SVMs and the recurrent cells.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_VMATH_H
+#define ONNXCC_RUNTIME_VMATH_H
+
+#include "onnxcc/config.h"
+
+#include <cstdint>
+
+namespace onnxcc {
+namespace rt {
+
+/// exp(v) within a few ulp for v in [-87, 88] (Cephes' expf polynomial),
+/// with no call and only integer selects, so that GCC and Clang vectorise a
+/// loop of them: 0 below about -87.7 (where exp is denormal), NaN for NaN.
+ONNXCC_INLINE float exp_poly(float v) {
+  // k = round(v / ln 2) through the bits of v / ln 2 + 1.5 * 2^23: floor()
+  // and float-to-int conversion (which may trap) stop vectorisers.
+  int32_t ki = __builtin_bit_cast(int32_t, v * 1.44269504f + 12582912.0f) -
+               0x4B400000;
+  int32_t keep = -int32_t((ki > -127) | (v != v));
+  ki = ki < -126 ? -126 : ki;
+  ki = ki > 127 ? 127 : ki;
+  float k = static_cast<float>(ki);
+  float r = v - k * 0.693359375f + k * 2.12194440e-4f;
+  float y = 1.9875691500e-4f;
+  y = y * r + 1.3981999507e-3f;
+  y = y * r + 8.3334519073e-3f;
+  y = y * r + 4.1665795894e-2f;
+  y = y * r + 1.6666665459e-1f;
+  y = y * r + 5.0000001201e-1f;
+  y = y * r * r + r + 1.0f;
+  float e = y * __builtin_bit_cast(float, (ki + 127) << 23);
+  return __builtin_bit_cast(float, __builtin_bit_cast(int32_t, e) & keep);
+}
+
+/// 1 / (1 + exp(-x)): 0 and 1 at the extremes (exp overflows to inf).
+ONNXCC_INLINE float sigmoid_poly(float x) { return 1.0f / (1.0f + exp_poly(-x)); }
+
+/// tanh(x): Cephes' odd polynomial below |x| = 0.625, where 1 - 2 / (exp(2x)
+/// + 1) would cancel, that form above; both are computed and one selected.
+ONNXCC_INLINE float tanh_poly(float x) {
+  float z = x * x;
+  float p = -5.70498872745e-3f;
+  p = p * z + 2.06390887954e-2f;
+  p = p * z - 5.37397155531e-2f;
+  p = p * z + 1.33314422036e-1f;
+  p = p * z - 3.33332819422e-1f;
+  float small = x + x * z * p;
+  float large = 1.0f - 2.0f / (exp_poly(2.0f * x) + 1.0f);
+  // The select on the bits: GCC will not if-convert it on floats.
+  int32_t pick = -int32_t(__builtin_fabsf(x) < 0.625f);
+  return __builtin_bit_cast(float, (__builtin_bit_cast(int32_t, small) & pick) |
+                                       (__builtin_bit_cast(int32_t, large) & ~pick));
+}
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_VMATH_H
