@@ -16,6 +16,19 @@
 
 #if !defined(ONNXCC_NO_SIMD) && defined(__has_include)
 #if __has_include(<xsimd/xsimd.hpp>)
+// g++ 12's AVX-512 intrinsics start from a self-initialised "undefined"
+// vector (`__m512 __Y = __Y;`), which -Wuninitialized reports wherever one
+// is inlined (GCC bug 105593, fixed in 13). The warning's location is the
+// intrinsics header, so ignoring it while that header is read silences only
+// the false positive.
+#if defined(__GNUC__) && !defined(__clang__) && \
+    (defined(__x86_64__) || defined(__i386__))
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <immintrin.h>
+#pragma GCC diagnostic pop
+#endif
 #include <xsimd/xsimd.hpp>
 #define ONNXCC_HAS_SIMD 1
 #endif
