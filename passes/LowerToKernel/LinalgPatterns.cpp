@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
+#include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/LinalgShapes.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -88,14 +89,42 @@ static Value matmul(PatternRewriter &rewriter, Location loc, Value a, Value b) {
 
 namespace {
 
+/// A constant f32 B of a trans_b product ([N, K], as every PyTorch Linear
+/// exports it) transposed at compile time: the runtime's row panels stream
+/// B [K, N] along N, where the transposed form takes one horizontal sum per
+/// output. Null when B is not such a constant.
+static Value transposedConstant(PatternRewriter &rewriter, Location loc,
+                                Value b) {
+  ElementsAttr attr = getConstantElements(b);
+  auto type = dyn_cast<RankedTensorType>(b.getType());
+  std::vector<double> values;
+  if (!attr || !type || type.getRank() != 2 || !type.getElementType().isF32() ||
+      !readAsDoubles(attr, values))
+    return Value();
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  std::vector<double> t(values.size());
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c)
+      t[c * rows + r] = values[r * cols + c];
+  auto tType = RankedTensorType::get({cols, rows}, type.getElementType());
+  return k::WeightOp::create(rewriter, loc, tType, makeElements(tType, t));
+}
+
 struct GemmPattern : OpRewritePattern<o::GemmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(o::GemmOp g, PatternRewriter &rewriter) const override {
     if (failed(requireNumeric(g, elementOf(g.getA()), rewriter)))
       return failure();
+    Value b = g.getB();
+    bool transB = g.getTransB() != 0;
+    if (transB)
+      if (Value t = transposedConstant(rewriter, g.getLoc(), b)) {
+        b = t;
+        transB = false;
+      }
     rewriter.replaceOpWithNewOp<k::GemmOp>(
-        g, g.getType(), g.getA(), g.getB(), g.getC(), g.getAlpha(), g.getBeta(),
-        g.getTransA() != 0, g.getTransB() != 0);
+        g, g.getType(), g.getA(), b, g.getC(), g.getAlpha(), g.getBeta(),
+        g.getTransA() != 0, transB);
     return success();
   }
 };
