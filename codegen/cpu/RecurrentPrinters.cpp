@@ -76,7 +76,8 @@ LogicalResult printRecurrent(PrintContext &c, raw_indented_ostream &os, OpTy op,
   os << "onnxcc::rt::" << fn << "<onnxcc::rt::rnn_shape<"
      << x[batchFirst ? 1 : 0] << ", " << x[batchFirst ? 0 : 1] << ", " << x[2]
      << ", " << op.getHiddenSize() << ", " << direction << ", "
-     << (batchFirst ? "true" : "false") << ">, " << element << ">(\n";
+     << (batchFirst ? "true" : "false") << ", "
+     << (op.getWTransposed() ? "true" : "false") << ">, " << element << ">(\n";
   os.indent().indent();
   os << c.ptr(op.getX()) << ", " << c.ptr(op.getW()) << ", " << c.ptr(op.getR())
      << ",\n"

@@ -70,7 +70,9 @@ LogicalResult verifyRecurrent(OpTy op, int64_t gates, int64_t functions,
   Sizes s{x[batchFirst ? 1 : 0], x[batchFirst ? 0 : 1], x[2], h, dirs};
   // Every tensor of the layer and the shape it must have.
   SmallVector<std::tuple<StringRef, Value, SmallVector<int64_t, 4>>> want = {
-      {"W", op.getW(), {dirs, gates * h, s.input}},
+      {"W", op.getW(),
+       op.getWTransposed() ? SmallVector<int64_t, 4>{dirs, s.input, gates * h}
+                           : SmallVector<int64_t, 4>{dirs, gates * h, s.input}},
       {"R", op.getR(), {dirs, gates * h, h}},
       {"B", op.getB(), {dirs, 2 * gates * h}},
       {"sequence_lens", op.getSequenceLens(), {s.batch}},

@@ -3,7 +3,9 @@
 // One call per recurrent layer: the runtime loops over time steps with the
 // gate GEMMs and the elementwise cell update, keeping the state and the
 // gate buffers in planned scratch (ScratchOpInterface). Attributes are the
-// onnx op's, normalised (hidden_size known, activations per direction).
+// onnx op's, normalised (hidden_size known, activations per direction);
+// `w_transposed`: W holds each direction's input weights transposed,
+// [dirs, input, gates * hidden], so the input projection streams them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,7 +25,8 @@ class Kernel_RecurrentOp<string mnemonic, string onnxName,
       extraOperands,
       (ins StrArrayAttr:$activations, DenseF32ArrayAttr:$activation_alpha,
            DenseF32ArrayAttr:$activation_beta, OptionalAttr<F32Attr>:$clip,
-           StrAttr:$direction, I64Attr:$hidden_size, I64Attr:$layout),
+           StrAttr:$direction, I64Attr:$hidden_size, I64Attr:$layout,
+           DefaultValuedAttr<BoolAttr, "false">:$w_transposed),
       extraAttrs);
   let results = !con((outs StaticTensor:$y, StaticTensor:$y_h), extraResults);
   let assemblyFormat = "$x `,` $w `,` $r (`bias` $b^)? "

@@ -104,14 +104,17 @@ template <typename F, typename G = F, typename H = G> struct rnn_acts {
 };
 
 /// A recurrent layer's sizes. Direction: 0 forward, 1 reverse, 2
-/// bidirectional. BatchFirst is ONNX's layout 1.
+/// bidirectional. BatchFirst is ONNX's layout 1. WTransposed: W holds each
+/// direction's [input x gates * hidden] (the compiler transposed it)
+/// instead of ONNX's [gates * hidden x input].
 template <int64_t Seq, int64_t Batch, int64_t Input, int64_t Hidden,
-          int Direction, bool BatchFirst>
+          int Direction, bool BatchFirst, bool WTransposed = false>
 struct rnn_shape {
   static constexpr int64_t seq = Seq, batch = Batch, input = Input,
                            hidden = Hidden;
   static constexpr int64_t dirs = Direction == 2 ? 2 : 1;
   static constexpr bool batch_first = BatchFirst;
+  static constexpr bool w_transposed = WTransposed;
   /// Whether direction d runs from the last step to the first.
   static constexpr bool reverse(int64_t d) { return Direction == 1 || d == 1; }
   /// Offset of Y's row (t, d, b) and of Y_h's (and initial_h's) row (d, b).
@@ -154,6 +157,29 @@ inline void matmul_bt(const TA *A, const TB *B, const Acc *bias, Acc *C) {
         for (int64_t k = 0; k < K; ++k)
           s += static_cast<Acc>(A[i * K + k]) * static_cast<Acc>(B[j * K + k]);
         C[i * N + j] = s + bias[i * BRS + j];
+      }
+  }
+}
+
+/// sc.xw = X W_d^T + bias for every step at once, W_d direction d's input
+/// weights in either layout (see rnn_shape).
+template <typename S, int64_t GH, typename T, typename Acc>
+inline void input_projection(const T *x, const T *w, int64_t d,
+                             const Acc *bias, Acc *out) {
+  constexpr int64_t M = S::seq * S::batch, K = S::input;
+  const T *wd = w + d * GH * K;
+  if constexpr (!S::w_transposed) {
+    matmul_bt<M, GH, K, 0>(x, wd, bias, out);
+  } else if constexpr (same_type<T, float>::value && same_type<Acc, float>::value) {
+    gemm<M, GH, K, false, false, 0, 1, true>(x, wd, bias, 1.0f, 1.0f, out,
+                                             identity{});
+  } else {
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < GH; ++j) {
+        Acc s = 0;
+        for (int64_t k = 0; k < K; ++k)
+          s += static_cast<Acc>(x[i * K + k]) * static_cast<Acc>(wd[k * GH + j]);
+        out[i * GH + j] = s + bias[j];
       }
   }
 }
@@ -247,8 +273,7 @@ inline void rnn_direction(int64_t d, const T *x, const T *w, const T *r,
   constexpr int64_t H = S::hidden;
   SC sc(scratch);
   sum_bias<S, 1>(b, d, false, sc);
-  matmul_bt<S::seq * S::batch, H, S::input, 0>(x, w + d * H * S::input, sc.bias,
-                                               sc.xw);
+  input_projection<S, H>(x, w, d, sc.bias, sc.xw);
   load_state<S>(initial_h, d, sc.h);
   for (int64_t s = 0; s < S::seq; ++s) {
     int64_t t = S::reverse(d) ? S::seq - 1 - s : s;
@@ -283,8 +308,7 @@ inline void gru_direction(int64_t d, const T *x, const T *w, const T *r,
   SC sc(scratch);
   const T *rd = r + d * GH * H, *rh = rd + 2 * H * H;
   sum_bias<S, 3>(b, d, linear_before_reset, sc);
-  matmul_bt<S::seq * S::batch, GH, S::input, 0>(x, w + d * GH * S::input,
-                                                sc.bias, sc.xw);
+  input_projection<S, GH>(x, w, d, sc.bias, sc.xw);
   load_state<S>(initial_h, d, sc.h);
   Acc *zr = sc.gates, *rhp = sc.t1, *hh = sc.t2;
   for (int64_t s = 0; s < S::seq; ++s) {
@@ -359,8 +383,7 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
   SC sc(scratch);
   const T *pd = p ? p + d * 3 * H : nullptr;
   sum_bias<S, 4>(b, d, false, sc);
-  matmul_bt<S::seq * S::batch, GH, S::input, 0>(x, w + d * GH * S::input,
-                                                sc.bias, sc.xw);
+  input_projection<S, GH>(x, w, d, sc.bias, sc.xw);
   load_state<S>(initial_h, d, sc.h);
   load_state<S>(initial_c, d, sc.c);
   for (int64_t s = 0; s < S::seq; ++s) {

@@ -48,18 +48,21 @@ func.func @matmul_vectors(%a: tensor<7xf64>, %b: tensor<7xf64>) -> tensor<f64> {
 
 // -----
 
-// Tests that a constant f32 B of a trans_b Gemm is transposed at compile
-// time (the runtime streams B [K, N]) and trans_b dropped, while a run-time B
+// Tests that a constant f32 B of a trans_b Gemm of 4 or more rows is
+// transposed at compile time (the runtime streams B [K, N]) and trans_b
+// dropped, while a run-time B, or a single row (faster as dot products),
 // keeps trans_b.
 // CHECK-LABEL: func @gemm_const_trans_b
-func.func @gemm_const_trans_b(%a: tensor<1x3xf32>, %bt: tensor<2x3xf32>) -> (tensor<1x2xf32>, tensor<1x2xf32>) {
+func.func @gemm_const_trans_b(%a: tensor<4x3xf32>, %bt: tensor<2x3xf32>, %a1: tensor<1x3xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<1x2xf32>) {
   %b = onnx.constant dense<[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]> : tensor<2x3xf32>
   // CHECK: %[[W:.+]] = kernel.weight dense<{{\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]> : tensor<3x2xf32>
-  // CHECK: kernel.gemm %{{.*}}, %[[W]] : (tensor<1x3xf32>, tensor<3x2xf32>) -> tensor<1x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %[[W]] : (tensor<4x3xf32>, tensor<3x2xf32>) -> tensor<4x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %{{.*}} {trans_b = true} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
   // CHECK: kernel.gemm %{{.*}}, %{{.*}} {trans_b = true} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<1x2xf32>
-  %0 = onnx.gemm %a, %b {trans_b = 1 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<1x2xf32>
-  %1 = onnx.gemm %a, %bt {trans_b = 1 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<1x2xf32>
-  return %0, %1 : tensor<1x2xf32>, tensor<1x2xf32>
+  %0 = onnx.gemm %a, %b {trans_b = 1 : i64} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %1 = onnx.gemm %a, %bt {trans_b = 1 : i64} : (tensor<4x3xf32>, tensor<2x3xf32>) -> tensor<4x2xf32>
+  %2 = onnx.gemm %a1, %b {trans_b = 1 : i64} : (tensor<1x3xf32>, tensor<2x3xf32>) -> tensor<1x2xf32>
+  return %0, %1, %2 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<1x2xf32>
 }
 
 // -----

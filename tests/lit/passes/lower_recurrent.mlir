@@ -95,3 +95,19 @@ func.func @rnn_huge_hidden(%x: tensor<3x2x2xf32>, %w: tensor<1x4x2xf32>, %r: ten
   %y, %yh = onnx.rnn %x, %w, %r {activations = ["Tanh"], activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, hidden_size = -5 : i64} : (tensor<3x2x2xf32>, tensor<1x4x2xf32>, tensor<1x4x4xf32>) -> (tensor<3x1x2x4xf32>, tensor<1x2x4xf32>)
   return %yh : tensor<1x2x4xf32>
 }
+
+// -----
+
+// Tests that a constant f32 W of a layer over 4 or more rows (sequence x
+// batch) is transposed per direction for the input projection, and that a
+// shorter layer keeps ONNX's layout.
+// CHECK-LABEL: func @rnn_constant_w
+func.func @rnn_constant_w(%x: tensor<5x1x3xf32>, %x1: tensor<1x1x3xf32>, %r: tensor<1x2x2xf32>) -> (tensor<1x1x2xf32>, tensor<1x1x2xf32>) {
+  %w = onnx.constant dense<[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]]> : tensor<1x2x3xf32>
+  // CHECK: %[[WT:.+]] = kernel.weight dense<{{\[\[}}[1.000000e+00, 4.000000e+00], [2.000000e+00, 5.000000e+00], [3.000000e+00, 6.000000e+00]]]> : tensor<1x3x2xf32>
+  // CHECK: kernel.rnn %{{.*}}, %[[WT]], %{{.*}} {{{.*}}w_transposed = true{{.*}}} : (tensor<5x1x3xf32>, tensor<1x3x2xf32>, tensor<1x2x2xf32>)
+  // CHECK: kernel.rnn {{.*}} : (tensor<1x1x3xf32>, tensor<1x2x3xf32>, tensor<1x2x2xf32>)
+  %y, %yh = onnx.rnn %x, %w, %r {activations = ["Tanh"], activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, hidden_size = 2 : i64} : (tensor<5x1x3xf32>, tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> (tensor<5x1x1x2xf32>, tensor<1x1x2xf32>)
+  %y1, %yh1 = onnx.rnn %x1, %w, %r {activations = ["Tanh"], activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, hidden_size = 2 : i64} : (tensor<1x1x3xf32>, tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> (tensor<1x1x1x2xf32>, tensor<1x1x2xf32>)
+  return %yh, %yh1 : tensor<1x1x2xf32>, tensor<1x1x2xf32>
+}
