@@ -405,6 +405,14 @@ LogicalResult Importer::importNode(OpBuilder &b, const GraphNode &graphNode) {
                 model.external, {}, {}, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : resolve(values.lookup(in)));
+  // String tensors (graph inputs, labels) flow only into the ops that read
+  // them as strings; every other builder assumes numbers.
+  if (key != "ai.onnx.ml.LabelEncoder")
+    for (int i = 0; i < node.input_size(); ++i)
+      if (n.operand(i) && isStringTensor(n.operand(i).getType()))
+        return n.error("input " + Twine(i) + " ('" + node.input(i) +
+                       "') is a string tensor, which " + node.op_type() +
+                       " does not take");
   LogicalResult built = isControlFlowOp(node.op_type())
                             ? importControlFlow(b, n)
                             : opImporters().lookup(key)(n);
