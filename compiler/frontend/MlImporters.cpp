@@ -402,8 +402,15 @@ LogicalResult importOneHotEncoder(NodeContext &n) {
 LogicalResult importLabelEncoder(NodeContext &n) {
   if (failed(n.arity(1, 1)))
     return failure();
+  // Strings anywhere (and ml opset 1's classes_strings): MlLabelImporters.
+  auto stringTensor = [&](StringRef name) {
+    const auto *a = n.typedAttr(name, AttrProto::TENSOR);
+    return a && a->t().data_type() == ::onnx::TensorProto::STRING;
+  };
   if (n.has("keys_strings") || n.has("values_strings") ||
-      n.has("default_string") || isStringTensor(n.operand(0).getType()))
+      n.has("classes_strings") || stringTensor("keys_tensor") ||
+      stringTensor("values_tensor") ||
+      (n.operand(0) && isStringTensor(n.operand(0).getType())))
     return importStringLabelEncoder(n);
   std::vector<double> keys, values, dflt;
   Type keyType, valueType;

@@ -73,15 +73,34 @@ linear_strings("string_labels_nul", classlabels_strings=[b"a\0*/", b"b"])
 linear_strings("string_labels_both", classlabels_strings=["a", "b"], classlabels_ints=[0, 1])
 linear_strings("string_labels_many", classlabels_strings=[str(i) for i in range(70000)])
 tree("tree_one_string_label", class_ids=(0, 0), labels=(), classlabels_strings=["only"])
-# A string graph input into an op that takes numbers.
-m = helper.make_model(helper.make_graph(
-    [helper.make_node("Identity", ["s"], ["y"], name="n")], "string_identity",
-    [helper.make_tensor_value_info("s", TensorProto.STRING, [2])],
-    [helper.make_empty_tensor_value_info("y")]),
-    opset_imports=[helper.make_opsetid("", 17)])
-m.ir_version = 8
-with open(os.path.join(out, "string_identity.onnx"), "wb") as f:
-    f.write(m.SerializeToString())
+
+
+def save_strings(name, node, ml_opset=2):
+    """A model whose input `s` is a STRING [2] tensor."""
+    m = helper.make_model(helper.make_graph(
+        [node], name, [helper.make_tensor_value_info("s", TensorProto.STRING, [2])],
+        [helper.make_empty_tensor_value_info(node.output[0])]),
+        opset_imports=[helper.make_opsetid("", 17), helper.make_opsetid("ai.onnx.ml", ml_opset)])
+    m.ir_version = 8
+    with open(os.path.join(out, name + ".onnx"), "wb") as f:
+        f.write(m.SerializeToString())
+
+
+def encoder(name, **attrs):
+    save_strings(name, helper.make_node("LabelEncoder", ["s"], ["y"], name="n",
+                                        domain="ai.onnx.ml", **attrs))
+
+
+# A string graph input into an op that takes numbers; a Cast to STRING.
+save_strings("string_identity", helper.make_node("Identity", ["s"], ["y"], name="n"))
+save("cast_to_string", [helper.make_node("Cast", ["x"], ["y"], name="n", to=TensorProto.STRING)],
+     ["y"])
+# LabelEncoder: repeated or NUL string keys, numeric keys for a string
+# input, values of two kinds.
+encoder("encoder_key_twice", keys_strings=["a", "b", "a"], values_int64s=[1, 2, 3])
+encoder("encoder_key_nul", keys_strings=[b"a\0b"], values_int64s=[1])
+encoder("encoder_int_keys", keys_int64s=[1, 2], values_strings=["a", "b"])
+encoder("encoder_two_values", keys_strings=["a"], values_int64s=[1], values_floats=[1.0])
 save("ml_only_relu", [helper.make_node("Relu", ["x"], ["y"], name="n")], ["y"], default=False)
 save("ml_only_ok", [helper.make_node("Binarizer", ["x"], ["y"], name="n", domain="ai.onnx.ml")],
      ["y"], default=False)

@@ -118,6 +118,41 @@ model("svm_rbf_proba_strings",
           rho=rng.standard_normal(3).tolist(), prob_a=[-1.5, -2.0, -1.0],
           prob_b=[0.1, -0.2, 0.05])],
       ["label", "scores"], {"x": features(5, 4)})
+# LabelEncoder: string keys and/or values, unknown inputs taking the default.
+WORDS = np.array([["a", "bb", "zz", "é"], ["", "a", "c", "bb"], ["x\\y", "Bb", "c", "b"]],
+                 dtype=object)
+KEYS = ["bb", "a", "c", "é", "", "x\\y", "b"]
+model("label_encoder_string_int",
+      [ml("LabelEncoder", ["x"], ["y"], keys_strings=KEYS, values_int64s=[5, -3, 7, 1, 0, 9, 2 ** 40],
+          default_int64=42)],
+      ["y"], {"x": WORDS}, ml_opset=2)
+model("label_encoder_string_float",
+      [ml("LabelEncoder", ["x"], ["y"], keys_strings=KEYS[:3], values_floats=[0.5, -1.25, 3.0],
+          default_float=-7.5)],
+      ["y"], {"x": WORDS}, ml_opset=2)
+model("label_encoder_int_string",
+      [ml("LabelEncoder", ["x"], ["y"], keys_int64s=[3, 1, 4, -2],
+          values_strings=["three", "one", "four", "minus \"two\""], default_string="??/none")],
+      ["y"], {"x": np.array([[1, 3, 2], [4, -2, 1]], np.int64)}, ml_opset=2)
+model("label_encoder_float_string",
+      [ml("LabelEncoder", ["x"], ["y"], keys_floats=[0.5, -1.0, 2.25],
+          values_strings=["half", "minus one", "two and a quarter"])],
+      ["y"], {"x": np.array([0.5, 2.25, 0.0, -1.0, 3.0], np.float32)}, ml_opset=2)
+model("label_encoder_string_string",
+      [ml("LabelEncoder", ["x"], ["y"], keys_strings=KEYS[:4], values_strings=["B", "A", "C", "E"],
+          default_string="?")],
+      ["y"], {"x": WORDS}, ml_opset=2)
+model("label_encoder_v1_classes",
+      [ml("LabelEncoder", ["x"], ["y"], classes_strings=["red", "green", "blue"],
+          default_int64=-9)],
+      ["y"], {"x": np.array(["blue", "red", "pink", "green"], dtype=object)}, ml_opset=1)
+# A classifier's string labels through a LabelEncoder (a string intermediate).
+a = tree_attrs(2, 2, 3, 3)
+model("classifier_then_encoder",
+      [ml("TreeEnsembleClassifier", ["x"], ["label", "scores"], classlabels_strings=NAMES, **a),
+       ml("LabelEncoder", ["label"], ["code"], keys_strings=NAMES[::-1], values_int64s=[30, 20, 10])],
+      ["label", "code"], {"x": features(6, 3)})
+
 # Identity scores: row i is one-hot at i, so its label is HOSTILE[i].
 k = len(HOSTILE)
 model("hostile_labels",
