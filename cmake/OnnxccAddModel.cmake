@@ -1,15 +1,26 @@
 # onnxcc_add_model(<target> MODEL <file.onnx> [NAME <c++ name>]
-#                  [DIMS name=value...] [FLAGS <onnxcc flags>...])
+#                  [DIMS name=value...] [FLAGS <onnxcc flags>...]
+#                  [TARGET native|x86-64-v3|x86-64-v4|aarch64|generic])
 #
 # Compiles the model at build time with onnxcc and adds a static library
 # <target> holding the generated code and its weights. The model is
 # recompiled when the .onnx file or the onnxcc binary changes. Link it and
 # #include "<name>.h" to call <name>::predict().
+#
+# TARGET names the CPU the generated code is built for (only its sources get
+# the flags; see docs/user-guide.md):
+#   native     -march=native: the build machine's ISA (the default, except
+#              when cross-compiling)
+#   x86-64-v3  -march=x86-64-v3: AVX2 + FMA (Haswell, Zen and later)
+#   x86-64-v4  -march=x86-64-v4: AVX-512 F/BW/CD/DQ/VL
+#   aarch64    -march=armv8-a: NEON
+#   generic    no flags: the compiler's baseline (SSE2 on x86-64; the
+#              default when cross-compiling, where -march is the toolchain's)
 include_guard(GLOBAL)
 enable_language(ASM) # the weights are linked through an .incbin unit
 
 function(onnxcc_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;NAME" "DIMS;FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "MODEL;NAME;TARGET" "DIMS;FLAGS" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "onnxcc_add_model(${target}): MODEL is required")
   endif()
@@ -36,4 +47,35 @@ function(onnxcc_add_model target)
   # ${out} also lets the assembler's .incbin find the weight blob.
   target_include_directories(${target} PUBLIC "${out}" "${ONNXCC_RUNTIME_INCLUDE_DIR}")
   target_compile_features(${target} PUBLIC cxx_std_17)
+  _onnxcc_target_flags(${target} "${ARG_TARGET}")
+endfunction()
+
+# The compile flags of TARGET (see above) on the generated sources.
+function(_onnxcc_target_flags target cpu)
+  if(NOT cpu)
+    if(CMAKE_CROSSCOMPILING)
+      set(cpu generic)
+    else()
+      set(cpu native)
+    endif()
+  endif()
+  if(MSVC)
+    set(flags_native "")
+    set(flags_x86-64-v3 /arch:AVX2)
+    set(flags_x86-64-v4 /arch:AVX512)
+    set(flags_aarch64 "")
+  else()
+    set(flags_native -march=native)
+    set(flags_x86-64-v3 -march=x86-64-v3)
+    set(flags_x86-64-v4 -march=x86-64-v4)
+    set(flags_aarch64 -march=armv8-a)
+  endif()
+  set(flags_generic "")
+  if(NOT DEFINED flags_${cpu})
+    message(FATAL_ERROR "onnxcc_add_model(${target}): TARGET must be native, "
+            "x86-64-v3, x86-64-v4, aarch64 or generic, got '${cpu}'")
+  endif()
+  if(flags_${cpu})
+    target_compile_options(${target} PRIVATE ${flags_${cpu}})
+  endif()
 endfunction()

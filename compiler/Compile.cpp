@@ -104,6 +104,8 @@ OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
   PassManager pm(&ctx);
   PipelineOptions pipelineOptions;
   pipelineOptions.fuse = request.fuse;
+  pipelineOptions.treeStrategy = request.treeStrategy;
+  pipelineOptions.treeNestedMaxNodes = request.treeNestedMaxNodes;
   if (request.emit == EmitKind::OnnxMlir)
     buildGraphPipeline(pm, pipelineOptions);
   else

@@ -21,6 +21,9 @@ struct CompileRequest {
   std::string dumpIrDir;   ///< empty: no dumps
   std::string commandLine; ///< recorded in the generated header
   bool fuse = true;
+  /// How tree ensembles are printed (onnxcc-choose-tree-strategy).
+  std::string treeStrategy = "auto";
+  int64_t treeNestedMaxNodes = 2048;
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

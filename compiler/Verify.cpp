@@ -322,6 +322,8 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.outDir = dir;
   creq.commandLine = req.commandLine;
   creq.fuse = req.fuse;
+  creq.treeStrategy = req.treeStrategy;
+  creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
   auto t0 = std::chrono::steady_clock::now();
   if (failed(compileModel(ctx, *model, creq)))
     return failure();

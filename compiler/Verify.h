@@ -24,6 +24,8 @@ struct VerifyRequest {
   /// Runs the built program through this (e.g. "qemu-aarch64 -L /usr/...").
   std::string execWrapper;
   bool fuse = true; ///< --no-fuse checks the unfused pipeline
+  std::string treeStrategy = "auto"; ///< --tree-strategy
+  int64_t treeNestedMaxNodes = 2048; ///< --tree-nested-max-nodes
   /// --bisect: when outputs disagree, find the first node that diverges
   /// from onnxruntime run by this Python (which needs onnx, onnxruntime).
   bool bisect = false;

@@ -19,6 +19,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <cerrno>
 #include <cstdlib>
 
 using namespace onnxcc;
@@ -27,6 +28,7 @@ static const char *kCompileUsage =
     "usage: onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...\n"
     "                      [--const-input NAME=FILE.pb]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
+    "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
@@ -38,12 +40,17 @@ static const char *kCompileUsage =
     "  --emit KIND    cpp (default), or the IR after the graph (onnx-mlir) or\n"
     "                 kernel (kernel-mlir) pipeline\n"
     "  --dump-ir DIR  writes the IR after every pass into DIR\n"
-    "  --no-fuse      disables fusion (for debugging)\n";
+    "  --no-fuse      disables fusion (for debugging)\n"
+    "  --tree-strategy auto|nested|array\n"
+    "                 tree ensembles as nested branches or a node-array walk;\n"
+    "                 auto nests those of at most --tree-nested-max-nodes\n"
+    "                 nodes (default 2048) run one row at a time\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
+    "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
@@ -100,6 +107,13 @@ static bool parseDouble(const std::string &s, double &out) {
   return !s.empty() && !*end && out >= 0;
 }
 
+static bool parseInt(const std::string &s, int64_t &out) {
+  char *end = nullptr;
+  errno = 0;
+  out = std::strtoll(s.c_str(), &end, 10);
+  return !s.empty() && !*end && errno == 0;
+}
+
 /// The runtime headers: beside the source tree this binary was built from,
 /// or installed next to it (<prefix>/include).
 static std::string defaultRuntimeDir(const char *argv0) {
@@ -136,7 +150,9 @@ int main(int argc, char **argv) {
   }
 
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
-      cxxFlags = "-O2 -march=native", execWrapper, python;
+      cxxFlags = "-O2 -march=native", execWrapper, python,
+      treeStrategy = "auto";
+  int64_t treeNestedMaxNodes = 2048;
   std::map<std::string, int64_t> dims;
   std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
@@ -155,7 +171,7 @@ int main(int argc, char **argv) {
       {"--cxx", &cxx, false},         {"--cxxflags", &cxxFlags, false},
       {"--exec-wrapper", &execWrapper, false},
       {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true},
-      {"--python", &python, true}};
+      {"--python", &python, true}, {"--tree-strategy", &treeStrategy, false}};
 
   // The flags recorded in the generated banner, as given.
   std::string commandLine;
@@ -201,6 +217,10 @@ int main(int argc, char **argv) {
         return usageError(a + " needs a non-negative number");
       (a == "--atol" ? atol : rtol) = d;
       record(a, v);
+    } else if (a == "--tree-nested-max-nodes") {
+      if (!value(v) || !parseInt(v, treeNestedMaxNodes) || treeNestedMaxNodes < 0)
+        return usageError("--tree-nested-max-nodes needs a non-negative integer");
+      record(a, v);
     } else if (a == "--no-fuse") {
       fuse = false;
       record(a, "");
@@ -214,6 +234,9 @@ int main(int argc, char **argv) {
       return usageError("unexpected argument '" + a + "'");
     }
   }
+  if (treeStrategy != "auto" && treeStrategy != "nested" && treeStrategy != "array")
+    return usageError("--tree-strategy must be auto, nested or array, got '" +
+                      treeStrategy + "'");
   if (input.empty())
     return usageError(command == "compile" ? "no model file given"
                                            : "no model directory given");
@@ -231,6 +254,8 @@ int main(int argc, char **argv) {
     req.cxxFlags = cxxFlags;
     req.execWrapper = execWrapper;
     req.fuse = fuse;
+    req.treeStrategy = treeStrategy;
+    req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.commandLine = commandLine;
     req.bisect = bisect;
     if (!python.empty())
@@ -264,6 +289,8 @@ int main(int argc, char **argv) {
   req.dumpIrDir = dumpIr;
   req.commandLine = commandLine;
   req.fuse = fuse;
+  req.treeStrategy = treeStrategy;
+  req.treeNestedMaxNodes = treeNestedMaxNodes;
 
   mlir::MLIRContext ctx;
   initContext(ctx);

@@ -81,6 +81,30 @@ def LowerToKernel : Pass<"onnxcc-lower-to-kernel", "mlir::func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def ChooseTreeStrategy : Pass<"onnxcc-choose-tree-strategy",
+                               "mlir::func::FuncOp"> {
+  let summary = "decide how each tree ensemble is printed";
+  let description = [{
+    Marks a `kernel.ml_tree_ensemble` `nested` (printed as one `if` per
+    branch node, thresholds as literals) or leaves it a walk over its node
+    array. `auto` nests ensembles of at most `nested-max-nodes` nodes run
+    at most `nested-max-rows` rows at a time: there nested branches beat
+    the array walk, while code size grows with the node count and
+    mispredicted branches cost more than the walk's masked selects once
+    many rows go through. Only ensembles of at most 64 levels over f32 or
+    f64 rows can nest (deeper ones would exceed compilers' brace-nesting
+    limits); `nested` nests every such ensemble, `array` none.
+  }];
+  let options = [
+    Option<"strategy", "strategy", "std::string", /*default=*/"\"auto\"",
+           "auto, nested or array">,
+    Option<"nestedMaxNodes", "nested-max-nodes", "int64_t",
+           /*default=*/"2048", "largest ensemble `auto` nests, in nodes">,
+    Option<"nestedMaxRows", "nested-max-rows", "int64_t",
+           /*default=*/"1", "most rows per call `auto` nests">,
+  ];
+}
+
 def FuseElementwise : Pass<"onnxcc-fuse-elementwise", "mlir::func::FuncOp"> {
   let summary = "fuse elementwise chains and activations into one loop";
   let description = [{

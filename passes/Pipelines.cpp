@@ -35,6 +35,11 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.fuse)
     // Elementwise chains and activations become one loop / an epilogue.
     fn.addPass(createFuseElementwise());
+  // Small tree ensembles are printed as nested branches.
+  ChooseTreeStrategyOptions treeOptions;
+  treeOptions.strategy = options.treeStrategy;
+  treeOptions.nestedMaxNodes = options.treeNestedMaxNodes;
+  fn.addPass(createChooseTreeStrategy(treeOptions));
   // Constants whose users were folded or fused away are dropped.
   fn.addPass(createCanonicalizerPass());
   // Every intermediate gets an arena offset; must run last.

@@ -14,6 +14,14 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<bool> fuse{*this, "fuse",
                     llvm::cl::desc("run the fusion passes"),
                     llvm::cl::init(true)};
+  Option<std::string> treeStrategy{
+      *this, "tree-strategy",
+      llvm::cl::desc("tree ensembles: auto, nested or array"),
+      llvm::cl::init("auto")};
+  Option<int64_t> treeNestedMaxNodes{
+      *this, "tree-nested-max-nodes",
+      llvm::cl::desc("largest ensemble `auto` prints as nested branches"),
+      llvm::cl::init(2048)};
 };
 
 /// onnx dialect (as imported) -> kernel dialect with a memory plan.

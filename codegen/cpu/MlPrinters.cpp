@@ -1,5 +1,6 @@
 //===- MlPrinters.cpp - kernel.ml_* ---------------------------------------===//
 #include "codegen/cpu/KernelPrinter.h"
+#include "codegen/cpu/MlNestedTrees.h"
 
 #include "dialects/Kernel/KernelOps.h"
 
@@ -10,13 +11,17 @@ namespace onnxcc {
 
 static LogicalResult printTreeEnsemble(PrintContext &c, raw_indented_ostream &os,
                                        k::MlTreeEnsembleOp op) {
+  if (op.getNested())
+    return printNestedTreeEnsemble(c, os, op);
   ArrayRef<int64_t> x = staticShape(op.getX()), s = staticShape(op.getScores());
   int64_t trees = staticShape(op.getRoots())[0];
   os << "onnxcc::rt::ml_tree_ensemble<" << x[0] << ", " << x[1] << ", "
      << trees << ", " << op.getNTargets() << ", " << s[1] << ", "
      << op.getDepth() << ", " << op.getAggregate() << ", "
      << op.getPostTransform() << ", " << (op.getBinary() ? "true" : "false")
-     << ">(\n";
+     << ", " << op.getBranchMode() << ", "
+     << (op.getMissing() ? "true" : "false") << ", "
+     << (op.getDenseLeaves() ? "true" : "false") << ">(\n";
   os.indent().indent();
   os << c.ptr(op.getX()) << ", " << c.ptr(op.getNodes()) << ",\n"
      << c.ptr(op.getThresholds()) << ", " << c.ptr(op.getMembers()) << ",\n"

@@ -537,6 +537,9 @@ struct TreeLayout {
   std::vector<double> thresholds, members, weights;
   std::vector<int32_t> roots, targets;
   int64_t depth = 0, maxFeature = 0;
+  int64_t branchMode = 0; ///< the one branch mode, 0 for mixed / MEMBER
+  bool missing = false;   ///< some non-NEQ node sends NaN to true
+  bool dense = false;     ///< every leaf: one weight per target, in order
   size_t count() const { return nodes.size() / 6; }
 };
 
@@ -582,9 +585,23 @@ LogicalResult finishLayout(const NodeContext &n, TreeLayout &t) {
     }
     t.depth = std::max(t.depth, depth[root]);
   }
-  for (int64_t i = 0; i < count; ++i)
-    if (t.nodes[i * 6 + 1] & 0xff)
-      t.maxFeature = std::max<int64_t>(t.maxFeature, t.nodes[i * 6]);
+  // Leaves become their own children (a fixed-length walk may pass them);
+  // the branch modes decide whether the kernel's lockstep walk applies.
+  int64_t mode = -1;
+  for (int64_t i = 0; i < count; ++i) {
+    int32_t *nd = &t.nodes[i * 6];
+    int m = nd[1] & 0xff;
+    if (m == 0) {
+      nd[0] = 0;
+      nd[2] = nd[3] = int32_t(i);
+      continue;
+    }
+    t.maxFeature = std::max<int64_t>(t.maxFeature, nd[0]);
+    mode = m == 7 || (mode >= 0 && mode != m) ? 0 : m;
+    if (((nd[1] >> 8) & 1) && m != 6)
+      t.missing = true;
+  }
+  t.branchMode = mode < 0 ? 1 : mode;
   if (t.thresholds.empty())
     t.thresholds.push_back(0);
   if (t.members.empty())
@@ -716,6 +733,23 @@ Type thresholdType(const NodeContext &n) {
   return et.isF64() ? Type(n.builder.getF64Type()) : n.builder.getF32Type();
 }
 
+/// Whether every leaf lists one weight per target, targets 0 to n - 1 in
+/// order (scikit-learn's forests and boosted trees do), so the kernel can
+/// add a leaf's weights without reading their targets.
+static bool denseLeaves(const TreeLayout &t, int64_t nTargets) {
+  for (size_t i = 0; i < t.count(); ++i) {
+    const int32_t *nd = &t.nodes[i * 6];
+    if (nd[1] & 0xff)
+      continue;
+    if (nd[5] - nd[4] != nTargets)
+      return false;
+    for (int64_t c = 0; c < nTargets; ++c)
+      if (t.targets[nd[4] + c] != c)
+        return false;
+  }
+  return true;
+}
+
 Value buildEnsemble(const NodeContext &n, const TreeLayout &t,
                     int64_t nTargets, Type outType, ArrayRef<double> base,
                     int64_t aggregate, int64_t post, bool binary) {
@@ -732,7 +766,8 @@ Value buildEnsemble(const NodeContext &n, const TreeLayout &t,
       constant(n, tt, {(int64_t)t.weights.size()}, t.weights),
       constant(n, outType, {nTargets}, base), i64(nTargets), i64(t.depth),
       i64(aggregate), i64(post), n.builder.getBoolAttr(binary),
-      i64(t.maxFeature));
+      i64(t.maxFeature), i64(t.branchMode), n.builder.getBoolAttr(t.missing),
+      n.builder.getBoolAttr(denseLeaves(t, nTargets)));
 }
 
 /// base_values: one per target; a classifier's single value applies to

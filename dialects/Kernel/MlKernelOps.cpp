@@ -55,10 +55,10 @@ LogicalResult MlTreeEnsembleOp::verify() {
 LogicalResult MlSvmClassifierOp::verify() {
   auto x = shapeOf(getX()), sv = shapeOf(getSupportVectors());
   int64_t c = int64_t(getClasses()), s = int64_t(getNScores()), cols = int64_t(getColumns());
-  if (x.size() != 2 || sv.size() != 2 || sv[1] != x[1] ||
-      sv[0] != std::max<int64_t>(int64_t(getVectors()), 1))
-    return emitOpError() << "expects x [N, F] and support vectors [max("
-                         << int64_t(getVectors()) << ", 1), F]";
+  if (x.size() != 2 || sv.size() != 2 || sv[0] != x[1] ||
+      sv[1] != std::max<int64_t>(int64_t(getVectors()), 1))
+    return emitOpError() << "expects x [N, F] and support vectors [F, max("
+                         << int64_t(getVectors()) << ", 1)]";
   if (shapeOf(getLabel()) != ArrayRef<int64_t>{x[0]} ||
       shapeOf(getScores()) != ArrayRef<int64_t>{x[0], cols})
     return emitOpError() << "expects labels [N] and scores [N, " << cols << "]";

@@ -15,7 +15,9 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
   let description = [{
     See onnx.ml_tree_ensemble: the same operands, static. Each row walks
     every tree from its root for at most `depth` steps to a leaf, then the
-    leaf weights are aggregated and post-transformed.
+    leaf weights are aggregated and post-transformed. `nested` (set by
+    onnxcc-choose-tree-strategy) prints the trees as nested branches in
+    the generated code instead of walking the node array.
 
     ```mlir
     %s = kernel.ml_tree_ensemble %x, %nodes, %thr, %mem, %roots, %tgt, %w, %base {aggregate = 0 : i64, binary = false, depth = 1 : i64, max_feature = 1 : i64, n_targets = 1 : i64, post_transform = 0 : i64} : (tensor<3x2xf32>, tensor<3x6xi32>, tensor<3xf32>, tensor<1xf32>, tensor<1xi32>, tensor<2xi32>, tensor<2xf32>, tensor<1xf32>) -> tensor<3x1xf32>
@@ -27,7 +29,11 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
                    StaticTensor:$weights, StaticTensor:$base,
                    I64Attr:$n_targets, I64Attr:$depth, I64Attr:$aggregate,
                    I64Attr:$post_transform, BoolAttr:$binary,
-                   I64Attr:$max_feature);
+                   I64Attr:$max_feature,
+                   DefaultValuedAttr<I64Attr, "0">:$branch_mode,
+                   DefaultValuedAttr<BoolAttr, "true">:$missing,
+                   DefaultValuedAttr<BoolAttr, "false">:$dense_leaves,
+                   DefaultValuedAttr<BoolAttr, "false">:$nested);
   let results = (outs StaticTensor:$scores);
   let assemblyFormat = [{
     $x `,` $nodes `,` $thresholds `,` $members `,` $roots `,` $targets `,`
@@ -39,10 +45,12 @@ def Kernel_MlTreeEnsembleOp : Kernel_Op<"ml_tree_ensemble", [Pure]> {
 def Kernel_MlSvmClassifierOp : Kernel_Op<"ml_svm_classifier", [Pure]> {
   let summary = "support vector classifier: labels and scores";
   let description = [{
-    See onnx.ml_svm_classifier: the same operands and attributes, static.
+    See onnx.ml_svm_classifier: the same operands and attributes, static,
+    except that the support vectors are transposed to [F, max(vectors, 1)]
+    (one row per feature), so the kernel reads them contiguously.
 
     ```mlir
-    %l, %s = kernel.ml_svm_classifier %x, %sv, %c, %rho, %st, %pa, %pb, %lab {classes = 2 : i64, vectors = 4 : i64, coef0 = 0.0 : f32, columns = 2 : i64, degree = 0 : i64, gamma = 0.5 : f32, kernel = 2 : i64, label_mode = 0 : i64, n_scores = 1 : i64, post_transform = 0 : i64, proba = false, score_mode = 1 : i64} : (tensor<3x2xf32>, tensor<4x2xf32>, tensor<1x4xf32>, tensor<1xf32>, tensor<3xi32>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> (tensor<3xi64>, tensor<3x2xf32>)
+    %l, %s = kernel.ml_svm_classifier %x, %sv, %c, %rho, %st, %pa, %pb, %lab {classes = 2 : i64, vectors = 4 : i64, coef0 = 0.0 : f32, columns = 2 : i64, degree = 0 : i64, gamma = 0.5 : f32, kernel = 2 : i64, label_mode = 0 : i64, n_scores = 1 : i64, post_transform = 0 : i64, proba = false, score_mode = 1 : i64} : (tensor<3x2xf32>, tensor<2x4xf32>, tensor<1x4xf32>, tensor<1xf32>, tensor<3xi32>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> (tensor<3xi64>, tensor<3x2xf32>)
     ```
   }];
   let arguments = (ins StaticTensor:$x, StaticTensor:$support_vectors,

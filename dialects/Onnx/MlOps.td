@@ -28,7 +28,11 @@ def Onnx_MlTreeEnsembleOp : Onnx_FamilyOp<"ml_tree_ensemble"> {
     1 average, 2 min, 3 max; `post_transform`: 0 none, 1 logistic,
     2 softmax, 3 softmax_zero, 4 probit. `binary`: a classifier storing
     one class, expanded to two columns. `max_feature`: the highest
-    feature id a node reads. The result is [N, columns].
+    feature id a node reads. `branch_mode`: the one mode (1 to 6) every
+    branch node uses, or 0 for mixed modes and set membership; `missing`:
+    some node other than a NEQ one sends NaN to its true branch;
+    `dense_leaves`: every leaf holds one weight per target, in target
+    order. The result is [N, columns].
 
     ```mlir
     %s = onnx.ml_tree_ensemble %x, %nodes, %thr, %mem, %roots, %tgt, %w, %base {aggregate = 0 : i64, binary = false, depth = 1 : i64, max_feature = 1 : i64, n_targets = 1 : i64, post_transform = 0 : i64} : (tensor<3x2xf32>, tensor<3x6xi32>, tensor<3xf32>, tensor<1xf32>, tensor<1xi32>, tensor<2xi32>, tensor<2xf32>, tensor<1xf32>) -> tensor<3x1xf32>
@@ -38,7 +42,10 @@ def Onnx_MlTreeEnsembleOp : Onnx_FamilyOp<"ml_tree_ensemble"> {
                    AnyTensor:$members, AnyTensor:$roots, AnyTensor:$targets,
                    AnyTensor:$weights, AnyTensor:$base, I64Attr:$n_targets,
                    I64Attr:$depth, I64Attr:$aggregate, I64Attr:$post_transform,
-                   BoolAttr:$binary, I64Attr:$max_feature);
+                   BoolAttr:$binary, I64Attr:$max_feature,
+                   DefaultValuedAttr<I64Attr, "0">:$branch_mode,
+                   DefaultValuedAttr<BoolAttr, "true">:$missing,
+                   DefaultValuedAttr<BoolAttr, "false">:$dense_leaves);
   let results = (outs AnyTensor:$scores);
   let assemblyFormat = [{
     $x `,` $nodes `,` $thresholds `,` $members `,` $roots `,` $targets `,`

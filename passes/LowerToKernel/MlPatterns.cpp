@@ -2,12 +2,14 @@
 //
 // The importer already normalised the ml ops into constant operands and
 // small integer attributes; lowering checks that every shape is static and
-// moves the op to the kernel level unchanged (the string tables too: their
-// strings stay attributes until the emitter prints them).
+// moves the op to the kernel level, the SVM's support vectors transposed
+// (the string tables unchanged: their strings stay attributes until the
+// emitter prints them).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
+#include "dialects/Onnx/ConstantData.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -38,7 +40,8 @@ struct TreeEnsemblePattern : OpRewritePattern<o::MlTreeEnsembleOp> {
         op.getMembers(), op.getRoots(), op.getTargets(), op.getWeights(),
         op.getBase(), op.getNTargetsAttr(), op.getDepthAttr(),
         op.getAggregateAttr(), op.getPostTransformAttr(), op.getBinaryAttr(),
-        op.getMaxFeatureAttr());
+        op.getMaxFeatureAttr(), op.getBranchModeAttr(), op.getMissingAttr(),
+        op.getDenseLeavesAttr(), rewriter.getBoolAttr(false));
     return success();
   }
 };
@@ -49,8 +52,25 @@ struct SvmClassifierPattern : OpRewritePattern<o::MlSvmClassifierOp> {
                                 PatternRewriter &rewriter) const override {
     if (!allStatic(op))
       return rewriter.notifyMatchFailure(op, "shapes are not known");
+    // [vectors, F] becomes [F, vectors]: the kernel computes every support
+    // vector's kernel value at once, feature by feature, in contiguous loads.
+    ElementsAttr sv = getConstantElements(op.getSupportVectors());
+    std::vector<double> values;
+    if (!sv || !readAsDoubles(sv, values))
+      return rewriter.notifyMatchFailure(op, "support vectors not constant");
+    auto type = cast<RankedTensorType>(sv.getType());
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    std::vector<double> transposed(values.size());
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        transposed[c * rows + r] = values[r * cols + c];
+    auto tType = RankedTensorType::get({cols, rows}, type.getElementType());
+    Value svT = k::WeightOp::create(rewriter, op.getLoc(), tType,
+                                    makeElements(tType, transposed));
+    SmallVector<Value> operands(op->getOperands());
+    operands[1] = svT;
     rewriter.replaceOpWithNewOp<k::MlSvmClassifierOp>(
-        op, op.getResultTypes(), op->getOperands(), op->getAttrs());
+        op, op.getResultTypes(), operands, op->getAttrs());
     return success();
   }
 };

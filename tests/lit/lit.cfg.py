@@ -18,6 +18,8 @@ config.substitutions.append(("%tools", os.path.join(src, "tests", "lit", "tools"
 config.substitutions.append(("%models", os.path.join(src, "tests", "e2e", "models")))
 config.substitutions.append(("%runtime", os.path.join(src, "runtime-support")))
 config.substitutions.append(("%hostile", os.path.join(src, "tests", "hostile")))
+config.substitutions.append(("%onnxcc_obj_root", config.onnxcc_obj_root))
+config.substitutions.append(("%samples", os.path.join(src, "samples")))
 config.substitutions.append(("%onnxcc_bin", os.path.join(config.onnxcc_tools_dir, "onnxcc")))
 shared = os.path.normpath(os.path.join(src, "..", "shared", "models"))
 config.substitutions.append(("%shared_models", shared))

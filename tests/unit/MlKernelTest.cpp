@@ -25,14 +25,17 @@ namespace {
 
 /// A random ensemble in the runtime's layout: every tree is a complete
 /// binary tree of `depth` levels, nodes in preorder, leaves with one or two
-/// weights.
+/// weights (or, `dense`, one per target in order) and their own children.
+/// `fixedMode` 0 mixes every mode, MEMBER included; 1 to 6 uses only that
+/// one; `tracking` whether nodes may send NaN to the true branch.
 struct Ensemble {
   std::vector<int32_t> nodes, roots, targets;
   std::vector<double> thresholds, members, weights;
 };
 
 Ensemble randomEnsemble(int trees, int depth, int features, int targets,
-                        std::mt19937 &rng) {
+                        std::mt19937 &rng, int fixedMode = 0,
+                        bool tracking = true, bool dense = false) {
   Ensemble e;
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::uniform_int_distribution<int> mode(1, 7), feat(0, features - 1),
@@ -42,18 +45,21 @@ Ensemble randomEnsemble(int trees, int depth, int features, int targets,
     e.nodes.resize(e.nodes.size() + 6, 0);
     e.thresholds.push_back(0);
     if (level == depth) {
+      e.nodes[i * 6 + 2] = e.nodes[i * 6 + 3] = i;
       e.nodes[i * 6 + 4] = int32_t(e.targets.size());
-      int k = 1 + coin(rng);
+      int k = dense ? targets : 1 + coin(rng);
       for (int j = 0; j < k; ++j) {
-        e.targets.push_back(tgt(rng));
+        e.targets.push_back(dense ? j : tgt(rng));
         e.weights.push_back(u(rng));
       }
       e.nodes[i * 6 + 5] = int32_t(e.targets.size());
       return i;
     }
-    int m = mode(rng);
+    int m = fixedMode ? fixedMode : mode(rng);
     e.nodes[i * 6 + 0] = feat(rng);
-    e.nodes[i * 6 + 1] = m | (coin(rng) << 8);
+    e.nodes[i * 6 + 1] = m | ((tracking || m == ml_neq ? coin(rng) : 0) << 8);
+    if (m == ml_neq)
+      e.nodes[i * 6 + 1] |= 1 << 8; // as the compiler lays NEQ out
     e.thresholds[i] = std::round(u(rng) * 4) / 4; // EQ/NEQ can hit
     if (m == ml_member) {
       e.nodes[i * 6 + 4] = int32_t(e.members.size());
@@ -99,10 +105,11 @@ double naiveLeaf(const Ensemble &e, const double *x, int32_t i) {
 }
 
 template <int64_t N, int64_t F, int64_t Trees, int64_t C, int64_t Depth,
-          int Agg, bool Binary, typename TT>
+          int Agg, bool Binary, typename TT, int Mode = ml_leaf,
+          bool Missing = true, bool Dense = false>
 void checkTrees(unsigned seed) {
   std::mt19937 rng(seed);
-  Ensemble e = randomEnsemble(Trees, Depth, F, C, rng);
+  Ensemble e = randomEnsemble(Trees, Depth, F, C, rng, Mode, Missing, Dense);
   std::uniform_real_distribution<double> u(-1.0, 1.0);
   std::vector<TT> x(N * F);
   std::vector<double> xd(N * F);
@@ -121,7 +128,8 @@ void checkTrees(unsigned seed) {
     base[c] = float(c) * 0.5f;
   constexpr int64_t COut = Binary && C < 2 ? 2 : C;
   std::vector<float> out(N * COut, -7.0f);
-  ml_tree_ensemble<N, F, Trees, C, COut, Depth, Agg, ml_post_none, Binary>(
+  ml_tree_ensemble<N, F, Trees, C, COut, Depth, Agg, ml_post_none, Binary,
+                   Mode, Missing, Dense>(
       x.data(), e.nodes.data(), thr.data(), mem.data(), e.roots.data(),
       e.targets.data(), w.data(), base.data(), out.data());
   for (int64_t n = 0; n < N; ++n) {
@@ -161,6 +169,29 @@ TEST(MlTreeEnsemble, Min) { checkTrees<5, 4, 6, 4, 3, 2, false, float>(4); }
 TEST(MlTreeEnsemble, Max) { checkTrees<5, 4, 6, 4, 3, 3, false, double>(5); }
 TEST(MlTreeEnsemble, RootIsLeaf) { checkTrees<3, 2, 2, 2, 0, 0, false, float>(6); }
 TEST(MlTreeEnsemble, Binary) { checkTrees<4, 3, 3, 1, 2, 0, true, float>(7); }
+
+// The lockstep walk of one-mode ensembles: one row (lanes over trees, with a
+// partial group), blocks of rows (lanes over rows) plus leftover rows,
+// NaN tracking on and off, dense leaves, f64.
+TEST(MlTreeEnsemble, LockstepOneRow) {
+  checkTrees<1, 5, 11, 3, 4, 0, false, float, ml_leq, false, true>(8);
+}
+TEST(MlTreeEnsemble, LockstepRowBlocks) {
+  checkTrees<21, 5, 9, 3, 4, 1, false, float, ml_lt, true, false>(9);
+}
+TEST(MlTreeEnsemble, LockstepEveryMode) {
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_gte, true, true>(10);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_gt, false, false>(11);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_eq, true, true>(12);
+  checkTrees<17, 4, 5, 2, 3, 0, false, float, ml_neq, false, true>(13);
+}
+TEST(MlTreeEnsemble, LockstepMinMaxF64) {
+  checkTrees<16, 4, 9, 3, 3, 2, false, double, ml_leq, true, false>(14);
+  checkTrees<16, 4, 9, 3, 3, 3, false, double, ml_leq, true, true>(15);
+}
+TEST(MlTreeEnsemble, LockstepBinary) {
+  checkTrees<12, 3, 3, 1, 2, 0, true, float, ml_leq, false, true>(16);
+}
 
 TEST(MlTreeEnsemble, PostTransforms) {
   float s[3] = {1.0f, 2.0f, 3.0f};
@@ -222,6 +253,16 @@ void naiveSvm(const std::vector<float> &x, const std::vector<float> &sv,
     }
 }
 
+/// Support vectors [vectors x F] in the kernel's layout, [F x vectors].
+std::vector<float> transposed(const std::vector<float> &sv, int64_t F) {
+  int64_t vectors = int64_t(sv.size()) / F;
+  std::vector<float> t(sv.size());
+  for (int64_t s = 0; s < vectors; ++s)
+    for (int64_t f = 0; f < F; ++f)
+      t[f * vectors + s] = sv[s * F + f];
+  return t;
+}
+
 template <int64_t N, int64_t F, int64_t C, int Kernel> void checkSvm(unsigned seed) {
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
@@ -247,10 +288,11 @@ template <int64_t N, int64_t F, int64_t C, int Kernel> void checkSvm(unsigned se
   float gamma = 0.7f, coef0 = 0.3f, pa = 0, pb = 0;
   std::vector<int64_t> label(N);
   std::vector<float> out(N * S);
+  std::vector<float> svT = transposed(sv, F);
   auto run = [&](auto vectorsTag) {
     constexpr int64_t SV = decltype(vectorsTag)::value;
     ml_svm_classifier<N, F, C, SV, S, S, Kernel, 2, ml_post_none, false, 0, 0>(
-        x.data(), sv.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
+        x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
         labels.data(), gamma, coef0, label.data(), out.data());
   };
   // SV is a template parameter: dispatch over the counts the seed can give.
@@ -279,6 +321,33 @@ TEST(MlSvmClassifier, LinearTwoClassesOneRow) { checkSvm<1, 1, 2, ml_svm_linear>
 TEST(MlSvmClassifier, PolyFourClasses) { checkSvm<6, 3, 4, ml_svm_poly>(13); }
 TEST(MlSvmClassifier, SigmoidThreeClasses) { checkSvm<4, 2, 3, ml_svm_sigmoid>(14); }
 
+// More support vectors than ml_svm_max_staged: the unstaged path, which
+// reads the transposed vectors with a stride.
+TEST(MlSvmClassifier, RbfBeyondStaging) {
+  constexpr int64_t N = 2, F = 3, C = 2, SV = ml_svm_max_staged + 4;
+  std::mt19937 rng(15);
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> x(N * F), sv(SV * F), coefs(SV), rho{0.05f};
+  for (float &v : x) v = u(rng);
+  for (float &v : sv) v = u(rng);
+  for (float &v : coefs) v = u(rng) * 0.01f;
+  std::vector<int32_t> starts{0, int32_t(SV / 2), int32_t(SV)};
+  std::vector<int64_t> labels{4, 9}, label(N);
+  std::vector<float> out(N), svT = transposed(sv, F);
+  float pa = 0, pb = 0;
+  ml_svm_classifier<N, F, C, SV, 1, 1, ml_svm_rbf, 0, ml_post_none, false, 0, 0>(
+      x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), &pa, &pb,
+      labels.data(), 0.4f, 0.0f, label.data(), out.data());
+  for (int64_t n = 0; n < N; ++n) {
+    std::vector<double> scores, votes;
+    naiveSvm<F, ml_svm_rbf>(std::vector<float>(&x[n * F], &x[n * F] + F), sv,
+                            coefs, rho, {int(SV / 2), int(SV / 2)}, 0.4f, 0.0f,
+                            0, scores, votes);
+    EXPECT_NEAR(out[n], scores[0], 1e-4) << "row " << n;
+    EXPECT_EQ(label[n], scores[0] > 0 ? 4 : 9) << "row " << n;
+  }
+}
+
 TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
   // Two support vectors per class, three classes, RBF, with prob_a/prob_b.
   constexpr int64_t N = 3, F = 2, C = 3, SV = 6, S = 3;
@@ -289,8 +358,9 @@ TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
   std::vector<int32_t> starts{0, 2, 4, 6};
   std::vector<int64_t> labels{0, 1, 2}, label(N);
   std::vector<float> out(N * C);
+  std::vector<float> svT = transposed(sv, F);
   ml_svm_classifier<N, F, C, SV, C, C, ml_svm_rbf, 0, ml_post_none, true, 0, 0>(
-      x.data(), sv.data(), coefs.data(), rho.data(), starts.data(), pa.data(),
+      x.data(), svT.data(), coefs.data(), rho.data(), starts.data(), pa.data(),
       pb.data(), labels.data(), 0.5f, 0.0f, label.data(), out.data());
   for (int64_t n = 0; n < N; ++n) {
     double sum = 0;
@@ -306,3 +376,15 @@ TEST(MlSvmClassifier, ProbabilitiesSumToOne) {
 }
 
 } // namespace
+
+// ml_exp, the vectorisable exp of the RBF kernel, against std::exp over
+// the range it promises (a few ulp), and its clamp below it.
+TEST(MlExp, MatchesStdExp) {
+  for (float v = -87.0f; v <= 88.0f; v += 0.01337f) {
+    double want = std::exp(double(v));
+    EXPECT_NEAR(ml_exp(v), want, want * 4e-7) << "v " << v;
+  }
+  EXPECT_EQ(ml_exp(0.0f), 1.0f);
+  EXPECT_LT(ml_exp(-1000.0f), 1e-37f);
+  EXPECT_GE(ml_exp(-1000.0f), 0.0f);
+}

@@ -44,16 +44,18 @@ func.func @afe_matrix(%x: tensor<4x3xf32>, %i: tensor<2xi64>) -> tensor<4x2xf32>
 
 // -----
 
-// Tests that an SVM classifier becomes one kernel with both results.
+// Tests that an SVM classifier becomes one kernel with both results, its
+// support vectors transposed to one row per feature.
 // CHECK-LABEL: func @svm
 func.func @svm(%x: tensor<3x2xf32>) -> (tensor<3xi64>, tensor<3x2xf32>) {
-  %sv = onnx.constant dense<[[0.0, 1.0], [1.0, 0.0]]> : tensor<2x2xf32>
+  %sv = onnx.constant dense<[[0.0, 1.0], [2.0, 3.0]]> : tensor<2x2xf32>
+  // CHECK: %[[SVT:.+]] = kernel.weight dense<{{\[}}[0.000000e+00, 2.000000e+00], [1.000000e+00, 3.000000e+00]]> : tensor<2x2xf32>
   %c = onnx.constant dense<[1.0, -1.0]> : tensor<2xf32>
   %rho = onnx.constant dense<0.5> : tensor<1xf32>
   %st = onnx.constant dense<[0, 1, 2]> : tensor<3xi32>
   %p = onnx.constant dense<0.0> : tensor<1xf32>
   %lab = onnx.constant dense<[3, 7]> : tensor<2xi64>
-  // CHECK: %[[L:.+]], %[[S:.+]] = kernel.ml_svm_classifier {{.*}} {classes = 2 : i64, {{.*}}kernel = 2 : i64, {{.*}}vectors = 2 : i64} : {{.*}} -> (tensor<3xi64>, tensor<3x2xf32>)
+  // CHECK: %[[L:.+]], %[[S:.+]] = kernel.ml_svm_classifier %{{.*}}, %[[SVT]], {{.*}} {classes = 2 : i64, {{.*}}kernel = 2 : i64, {{.*}}vectors = 2 : i64} : {{.*}} -> (tensor<3xi64>, tensor<3x2xf32>)
   // CHECK: return %[[L]], %[[S]]
   %l, %s = onnx.ml_svm_classifier %x, %sv, %c, %rho, %st, %p, %p, %lab {classes = 2 : i64, vectors = 2 : i64, coef0 = 0.0 : f32, columns = 2 : i64, degree = 0 : i64, gamma = 0.5 : f32, kernel = 2 : i64, label_mode = 0 : i64, n_scores = 1 : i64, post_transform = 0 : i64, proba = false, score_mode = 1 : i64} : (tensor<3x2xf32>, tensor<2x2xf32>, tensor<2xf32>, tensor<1xf32>, tensor<3xi32>, tensor<1xf32>, tensor<1xf32>, tensor<2xi64>) -> (tensor<3xi64>, tensor<3x2xf32>)
   return %l, %s : tensor<3xi64>, tensor<3x2xf32>
