@@ -16,7 +16,6 @@
 #include "compiler/frontend/OpImporters.h"
 
 #include "compiler/frontend/MlLabels.h"
-
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/OnnxOps.h"
