@@ -1,6 +1,7 @@
 //===- Compare.cpp - outputs against references, any element type --------===//
 #include "compiler/Compare.h"
 
+#include "dialects/Onnx/InertText.h"
 #include "dialects/Onnx/TensorLimits.h"
 #include "llvm/ADT/APFloat.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -79,6 +80,37 @@ Comparison compareTensors(Type element, ArrayRef<char> got, ArrayRef<char> ref,
     };
     c.gotWorst = show(got.data());
     c.wantWorst = show(ref.data());
+  }
+  return c;
+}
+
+bool packStrings(ArrayRef<std::string> strings, std::vector<char> &out) {
+  for (const std::string &s : strings) {
+    if (s.find('\0') != std::string::npos)
+      return false;
+    out.insert(out.end(), s.begin(), s.end());
+    out.push_back('\0');
+  }
+  return true;
+}
+
+Comparison compareStrings(ArrayRef<char> got, ArrayRef<std::string> ref) {
+  Comparison c;
+  c.count = ref.size();
+  StringRef rest(got.data(), got.size());
+  for (size_t i = 0; i < ref.size(); ++i) {
+    size_t end = rest.find('\0');
+    bool present = end != StringRef::npos;
+    StringRef g = present ? rest.take_front(end) : StringRef();
+    rest = present ? rest.drop_front(end + 1) : StringRef();
+    if (present && g == ref[i])
+      continue;
+    if (!c.mismatches++) {
+      c.worst = i;
+      c.gotWorst = present ? "'" + messageText(g) + "'" : "nothing";
+      c.wantWorst = "'" + messageText(ref[i]) + "'";
+    }
+    c.maxAbs = c.maxRel = 1;
   }
   return c;
 }

@@ -5,6 +5,7 @@
 #include "mlir/IR/Types.h"
 #include "llvm/ADT/ArrayRef.h"
 #include <string>
+#include <vector>
 
 namespace onnxcc {
 
@@ -22,6 +23,17 @@ struct Comparison {
 /// meets NaN; integers and bools must be equal.
 Comparison compareTensors(mlir::Type element, llvm::ArrayRef<char> got,
                           llvm::ArrayRef<char> ref, double atol, double rtol);
+
+/// String tensors travel between `onnxcc verify` and its harness as their
+/// elements one after another, each followed by a NUL byte. Appends
+/// `strings` in that form to `out`; false when one holds a NUL byte.
+bool packStrings(llvm::ArrayRef<std::string> strings, std::vector<char> &out);
+
+/// Compares packed strings `got` with `ref` byte-exactly: every element
+/// that differs (or is missing) is a mismatch; maxAbs is 1 if any does.
+/// The first mismatch is shown, escaped.
+Comparison compareStrings(llvm::ArrayRef<char> got,
+                          llvm::ArrayRef<std::string> ref);
 
 } // namespace onnxcc
 

@@ -15,6 +15,7 @@
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/InertText.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -85,7 +86,8 @@ int run(const std::string &program, const std::vector<std::string> &args,
 std::string harnessSource(const std::string &name, int numInputs,
                           int numOutputs) {
   std::string s = "// onnxcc verify harness: raw inputs in, raw outputs out.\n"
-                  "#include \"" + name + ".h\"\n#include <cstdio>\n\n"
+                  "#include \"" + name + ".h\"\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
+                  "#include <type_traits>\n#include <vector>\n\n"
                   "#include \"onnxcc/types.h\"\n\n"
                   "// A port with no elements is an empty tag: no bytes to move.\n"
                   "template <typename T> static std::size_t bytes_of(const T &) {\n"
@@ -93,11 +95,58 @@ std::string harnessSource(const std::string &name, int numInputs,
                   "template <typename T>\n"
                   "static std::size_t bytes_of(const onnxcc::rt::empty_tensor<T> &) {\n"
                   "  return 0;\n}\n\n"
-                  "static bool io(const char *path, void *p, std::size_t n, bool rd) {\n"
+                  "[[maybe_unused]] static bool io(const char *path, void *p, std::size_t n, bool rd) {\n"
                   "  std::FILE *f = std::fopen(path, rd ? \"rb\" : \"wb\");\n"
                   "  if (!f) return false;\n"
                   "  std::size_t got = rd ? std::fread(p, 1, n, f) : std::fwrite(p, 1, n, f);\n"
-                  "  std::fclose(f);\n  return got == n;\n}\n\n";
+                  "  std::fclose(f);\n  return got == n;\n}\n\n"
+                  "// String ports hold one const char * per element; their files hold\n"
+                  "// the strings, each followed by a NUL byte.\n"
+                  "template <typename T>\n"
+                  "static constexpr bool is_strings =\n"
+                  "    std::is_same<typename std::remove_all_extents<T>::type, const char *>::value;\n\n"
+                  "[[maybe_unused]] static bool read_strings(const char *path, const char **p, std::size_t n) {\n"
+                  "  std::FILE *f = std::fopen(path, \"rb\");\n"
+                  "  if (!f) return false;\n"
+                  "  std::vector<char> bytes;\n"
+                  "  char chunk[4096];\n"
+                  "  for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, f)) > 0;)\n"
+                  "    bytes.insert(bytes.end(), chunk, chunk + got);\n"
+                  "  std::fclose(f);\n"
+                  "  // Kept for the life of the program (p points into it).\n"
+                  "  char *kept = static_cast<char *>(std::malloc(bytes.size() + 1));\n"
+                  "  if (!kept) return false;\n"
+                  "  std::memcpy(kept, bytes.data(), bytes.size());\n"
+                  "  std::size_t at = 0;\n"
+                  "  for (std::size_t i = 0; i < n; ++i) {\n"
+                  "    const void *end = std::memchr(kept + at, 0, bytes.size() - at);\n"
+                  "    if (!end) return false;\n"
+                  "    p[i] = kept + at;\n"
+                  "    at = static_cast<const char *>(end) - kept + 1;\n"
+                  "  }\n"
+                  "  return at == bytes.size();\n}\n\n"
+                  "[[maybe_unused]] static bool write_strings(const char *path, const char *const *p, std::size_t n) {\n"
+                  "  std::FILE *f = std::fopen(path, \"wb\");\n"
+                  "  if (!f) return false;\n"
+                  "  bool ok = true;\n"
+                  "  for (std::size_t i = 0; i < n; ++i) {\n"
+                  "    const char *v = p[i] ? p[i] : \"\";\n"
+                  "    std::size_t len = std::strlen(v) + 1;\n"
+                  "    ok &= std::fwrite(v, 1, len, f) == len;\n"
+                  "  }\n"
+                  "  std::fclose(f);\n  return ok;\n}\n\n"
+                  "template <typename T> static bool read_port(const char *path, T &p) {\n"
+                  "  if constexpr (is_strings<T>)\n"
+                  "    return read_strings(path, reinterpret_cast<const char **>(&p),\n"
+                  "                        sizeof(T) / sizeof(const char *));\n"
+                  "  else\n"
+                  "    return io(path, &p, bytes_of(p), true);\n}\n\n"
+                  "template <typename T> static bool write_port(const char *path, T &p) {\n"
+                  "  if constexpr (is_strings<T>)\n"
+                  "    return write_strings(path, reinterpret_cast<const char *const *>(&p),\n"
+                  "                         sizeof(T) / sizeof(const char *));\n"
+                  "  else\n"
+                  "    return io(path, &p, bytes_of(p), false);\n}\n\n";
   for (int i = 0; i < numInputs; ++i)
     s += "static " + name + "::Input" + std::to_string(i) + " in" + std::to_string(i) + ";\n";
   for (int i = 0; i < numOutputs; ++i)
@@ -105,8 +154,8 @@ std::string harnessSource(const std::string &name, int numInputs,
   s += "static " + name + "::Workspace workspace;\n\nint main(int argc, char **argv) {\n"
        "  if (argc != " + std::to_string(1 + numInputs + numOutputs) + ") return 2;\n";
   for (int i = 0; i < numInputs; ++i)
-    s += "  if (!io(argv[" + std::to_string(1 + i) + "], &in" + std::to_string(i) +
-         ", bytes_of(in" + std::to_string(i) + "), true)) return 3;\n";
+    s += "  if (!read_port(argv[" + std::to_string(1 + i) + "], in" +
+         std::to_string(i) + ")) return 3;\n";
   s += "  " + name + "::predict(";
   for (int i = 0; i < numInputs; ++i)
     s += "in" + std::to_string(i) + ", ";
@@ -114,9 +163,32 @@ std::string harnessSource(const std::string &name, int numInputs,
     s += "out" + std::to_string(i) + ", ";
   s += "workspace);\n";
   for (int i = 0; i < numOutputs; ++i)
-    s += "  if (!io(argv[" + std::to_string(1 + numInputs + i) + "], &out" +
-         std::to_string(i) + ", bytes_of(out" + std::to_string(i) + "), false)) return 4;\n";
+    s += "  if (!write_port(argv[" + std::to_string(1 + numInputs + i) + "], out" +
+         std::to_string(i) + ")) return 4;\n";
   return s + "  return 0;\n}\n";
+}
+
+/// The elements of a STRING tensor: one string_data entry per element of
+/// its dims, none holding a NUL byte (a const char * cannot carry one).
+bool readStrings(const ::onnx::TensorProto &t, std::vector<char> &packed,
+                 std::vector<std::string> &strings, std::string &error) {
+  std::optional<int64_t> count = 1;
+  for (int64_t d : t.dims())
+    count = d < 0 || !count ? std::nullopt : llvm::checkedMul(*count, d);
+  if (!count || *count != t.string_data_size()) {
+    error = "tensor '" + messageText(t.name()) + "' has " +
+            std::to_string(t.string_data_size()) +
+            " strings, not one per element of its dims";
+    return false;
+  }
+  strings.assign(t.string_data().begin(), t.string_data().end());
+  if (!packStrings(strings, packed)) {
+    error = "tensor '" + messageText(t.name()) +
+            "' has a string with a NUL byte, which a const char * port "
+            "cannot carry";
+    return false;
+  }
+  return true;
 }
 
 /// Splits a space-separated option value ("-O2 -march=native").
@@ -273,20 +345,29 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
 bool Verifier::compareOutput(const DataSet &set, size_t o, StringRef gotPath) {
   std::string err;
   std::string where = joinPath(set.dir, "output_" + Twine(o) + ".pb");
-  auto type = tensorTypeOf(&ctx, set.outputs[o], err);
+  bool strings = set.outputs[o].data_type() == ::onnx::TensorProto::STRING;
+  std::vector<std::string> refStrings;
   std::vector<char> ref;
-  ExternalData external{set.dir, {}};
-  if (!type || !readTensorBytes(set.outputs[o], external, type, ref, err))
-    return failWith(where, err), false;
+  RankedTensorType type;
+  if (strings) {
+    if (!readStrings(set.outputs[o], ref, refStrings, err))
+      return failWith(where, err), false;
+  } else {
+    type = tensorTypeOf(&ctx, set.outputs[o], err);
+    ExternalData external{set.dir, {}};
+    if (!type || !readTensorBytes(set.outputs[o], external, type, ref, err))
+      return failWith(where, err), false;
+  }
   auto got = llvm::MemoryBuffer::getFile(gotPath);
-  if (!got || (*got)->getBufferSize() != ref.size())
+  if (!got || (!strings && (*got)->getBufferSize() != ref.size()))
     return failWith(set.dir, "output " + std::to_string(o) + " has " +
                              std::to_string(got ? (*got)->getBufferSize() : 0) +
                              " bytes, reference has " + std::to_string(ref.size())),
            false;
   ArrayRef<char> gotBytes((*got)->getBufferStart(), (*got)->getBufferSize());
-  Comparison c = compareTensors(type.getElementType(), gotBytes, ref, req.atol,
-                                req.rtol);
+  Comparison c = strings ? compareStrings(gotBytes, refStrings)
+                         : compareTensors(type.getElementType(), gotBytes, ref,
+                                          req.atol, req.rtol);
   bool ok = c.mismatches == 0;
   std::string line;
   llvm::raw_string_ostream os(line);
@@ -313,11 +394,18 @@ FailureOr<bool> Verifier::runDataSet(const DataSet &set, const std::string &dir,
   args.push_back(exe);
   for (size_t i = 0; i < set.inputs.size(); ++i) {
     std::string err;
-    auto type = tensorTypeOf(&ctx, set.inputs[i], err);
     std::vector<char> bytes;
-    ExternalData external{set.dir, {}};
-    if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
-      return failWith(joinPath(set.dir, "input_" + Twine(i) + ".pb"), err), failure();
+    std::vector<std::string> strings;
+    std::string where = joinPath(set.dir, "input_" + Twine(i) + ".pb");
+    if (set.inputs[i].data_type() == ::onnx::TensorProto::STRING) {
+      if (!readStrings(set.inputs[i], bytes, strings, err))
+        return failWith(where, err), failure();
+    } else {
+      auto type = tensorTypeOf(&ctx, set.inputs[i], err);
+      ExternalData external{set.dir, {}};
+      if (!type || !readTensorBytes(set.inputs[i], external, type, bytes, err))
+        return failWith(where, err), failure();
+    }
     std::string path = joinPath(dir, "in" + Twine(i) + ".bin");
     std::error_code ec;
     llvm::raw_fd_ostream os(path, ec);

@@ -2,6 +2,7 @@
 #include "codegen/cpu/BodyPrinter.h"
 
 #include "dialects/Kernel/KernelOps.h"
+#include "dialects/Onnx/OnnxTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include <cmath>
@@ -39,6 +40,8 @@ std::string formatDouble(double v) {
 
 std::string cppElementType(Type t) {
   if (t.isF32()) return "float";
+  // Strings are pointers into the caller's strings or constant tables.
+  if (isa<onnx::StringType>(t)) return "const char *";
   if (t.isF64()) return "double";
   if (t.isF16()) return "onnxcc::rt::f16";
   if (t.isBF16()) return "onnxcc::rt::bf16";

@@ -182,8 +182,14 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   std::string casts = joinPorts([&](const Port &p) {
     if (p.empty())
       return "empty_" + p.bytes();
-    return "*reinterpret_cast<" + std::string(p.isInput ? "const " : "") + n +
-           "::" + p.typeName() + " *>(" + p.name + ")";
+    std::string c = p.isInput ? "const " : "";
+    // A string port's `const char **` reaches its array type through void:
+    // clang's -Wcast-qual-unrelated rejects the direct reinterpret_cast.
+    if (p.isStrings())
+      return "*static_cast<" + c + n + "::" + p.typeName() + " *>(static_cast<" +
+             c + "void *>(" + p.name + "))";
+    return "*reinterpret_cast<" + c + n + "::" + p.typeName() + " *>(" +
+           p.name + ")";
   });
   std::string emptyTags;
   for (const Port &p : ports)

@@ -12,6 +12,7 @@
 #include "codegen/cpu/CppEmitter.h"
 #include "codegen/cpu/KernelPrinter.h"
 #include "dialects/Kernel/KernelOps.h"
+#include "dialects/Onnx/OnnxTypes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/IndentedOstream.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,6 +28,8 @@ struct Port {
   mlir::ShapedType type;
 
   std::string element() const { return cppElementType(type.getElementType()); }
+  /// A string port: one `const char *` per element.
+  bool isStrings() const { return isStringTensor(type); }
   /// A port with no elements is an empty tag in the typed API (types.h).
   bool empty() const { return type.getNumElements() == 0; }
   /// The C++ type InputK/OutputK stands for: "float[1][784]".
@@ -44,8 +47,11 @@ struct Port {
   std::string cppParam() const {
     return (isInput ? "const " : "") + typeName() + " &" + name;
   }
-  /// "const float *input" in the C entry point.
+  /// "const float *input" in the C entry point ("const char *const *input"
+  /// and "const char **output" for strings).
   std::string cParam() const {
+    if (isStrings())
+      return element() + (isInput ? "const *" : "*") + name;
     return (isInput ? "const " : "") + element() + " *" + name;
   }
 };

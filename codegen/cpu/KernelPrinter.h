@@ -64,6 +64,7 @@ void addImagePrinters(KernelPrinterTable &table); // ImagePrinters.cpp
 void addAttentionPrinters(KernelPrinterTable &table);
 void addRotaryPrinters(KernelPrinterTable &table);
 void addMlPrinters(KernelPrinterTable &table); // MlPrinters.cpp
+void addMlStringPrinters(KernelPrinterTable &table); // MlStringPrinters.cpp
 
 /// "{1, 784}" for a constexpr array.
 std::string braceList(llvm::ArrayRef<int64_t> values);

@@ -204,8 +204,14 @@ void Emitter::emitReturn(raw_indented_ostream &os, func::ReturnOp op) {
       continue;
     auto type = cast<ShapedType>(v.getType());
     os << "// graph output " << i << " is not computed in place: copy it\n";
-    os << "onnxcc::rt::copy<" << type.getNumElements() * elementBytes(type.getElementType())
-       << ">(" << src << ", " << port.bytes() << ");\n";
+    // String elements are pointers, whose size is the target's.
+    std::string bytes =
+        port.isStrings()
+            ? "sizeof(const char *) * " + std::to_string(type.getNumElements())
+            : std::to_string(type.getNumElements() *
+                             elementBytes(type.getElementType()));
+    os << "onnxcc::rt::copy<" << bytes << ">(" << src << ", " << port.bytes()
+       << ");\n";
   }
 }
 
@@ -268,6 +274,7 @@ const KernelPrinterTable &kernelPrinters() {
     addAttentionPrinters(t);
     addRotaryPrinters(t);
     addMlPrinters(t);
+    addMlStringPrinters(t);
     return t;
   }();
   return table;

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/frontend/OpImporters.h"
 
+#include "compiler/frontend/MlLabels.h"
 #include "compiler/frontend/TensorImport.h"
 #include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/OnnxOps.h"
@@ -184,18 +185,6 @@ Value argmaxLabel(const NodeContext &n, Value scores, ArrayRef<int64_t> labels) 
                              i64Vector(n, labels), idx, tableAxis);
 }
 
-/// The i64 class labels; strings are refused for now.
-FailureOr<std::vector<int64_t>> classLabels(const NodeContext &n,
-                                            StringRef intsName,
-                                            StringRef stringsName) {
-  SmallVector<int64_t> ints = n.getInts(intsName);
-  std::vector<std::string> strings = getStrings(n, stringsName);
-  if (!strings.empty())
-    return n.error("string class labels ('" + stringsName +
-                   "') are not supported yet; export int64 labels");
-  return std::vector<int64_t>(ints.begin(), ints.end());
-}
-
 //===----------------------------------------------------------------------===//
 // Linear operators
 //===----------------------------------------------------------------------===//
@@ -319,13 +308,13 @@ LogicalResult importLinearClassifier(NodeContext &n) {
   auto y = applyPost(n, s, *post);
   if (failed(y))
     return failure();
-  std::vector<int64_t> table = *labels;
+  std::vector<int64_t> table = labels->ints;
   if (table.empty())
     for (int64_t i = 0; i < rows; ++i)
       table.push_back(i);
   // The label comes from the raw scores, as in ORT: the transforms keep
   // the order, but a saturated LOGISTIC could tie.
-  n.results.push_back(argmaxLabel(n, s, table));
+  n.results.push_back(labelOutput(n, argmaxLabel(n, s, table), *labels));
   n.results.push_back(*y);
   return success();
 }
@@ -412,10 +401,16 @@ LogicalResult importOneHotEncoder(NodeContext &n) {
 LogicalResult importLabelEncoder(NodeContext &n) {
   if (failed(n.arity(1, 1)))
     return failure();
-  for (StringRef s : {"keys_strings", "values_strings"})
-    if (n.has(s))
-      return n.error(Twine("string keys or values ('") + s +
-                     "') are not supported");
+  // Strings anywhere (and ml opset 1's classes_strings): MlLabelImporters.
+  auto stringTensor = [&](StringRef name) {
+    const auto *a = n.typedAttr(name, AttrProto::TENSOR);
+    return a && a->t().data_type() == ::onnx::TensorProto::STRING;
+  };
+  if (n.has("keys_strings") || n.has("values_strings") ||
+      n.has("classes_strings") || stringTensor("keys_tensor") ||
+      stringTensor("values_tensor") ||
+      (n.operand(0) && isStringTensor(n.operand(0).getType())))
+    return importStringLabelEncoder(n);
   std::vector<double> keys, values, dflt;
   Type keyType, valueType;
   Type i64 = n.builder.getI64Type(), f = n.builder.getF32Type();
@@ -867,7 +862,10 @@ LogicalResult importTreeEnsembleClassifier(NodeContext &n) {
         "post_transform NONE and non-negative weights or LOGISTIC and weights "
         "of both signs (onnxruntime and onnx.reference disagree otherwise)");
   int64_t cols = binary ? std::max<int64_t>(classes, 2) : classes;
-  std::vector<int64_t> table = *labels;
+  std::vector<int64_t> table = labels->ints;
+  if (classes == 1 && labels->areStrings())
+    return n.error("a single string class label is not supported (the "
+                   "label of the other class is unknown)");
   if (classes == 1) {
     if (!binary || table[0] != 1)
       return n.error("a single class label must be 1, got " + Twine(table[0]));
@@ -876,7 +874,7 @@ LogicalResult importTreeEnsembleClassifier(NodeContext &n) {
   Value scores = buildEnsemble(n, t, classes, n.builder.getF32Type(), *base,
                                0, *post, binary);
   (void)cols;
-  n.results.push_back(argmaxLabel(n, scores, table));
+  n.results.push_back(labelOutput(n, argmaxLabel(n, scores, table), *labels));
   n.results.push_back(scores);
   return success();
 }
@@ -1104,7 +1102,11 @@ LogicalResult importSVMClassifier(NodeContext &n) {
                     : *post == 4 ? 1
                     : scoreMode == 1 ? 2
                                      : 1;
-  std::vector<int64_t> table = *labels;
+  if (labelMode == 2 && labels->areStrings())
+    return n.error("string class labels need two classes or one rho per "
+                   "class pair, got " + Twine(labels->size()) + " labels and " +
+                   Twine(rho.size()) + " rho");
+  std::vector<int64_t> table = labels->ints;
   if (table.empty())
     for (int64_t i = 0; i < classes; ++i)
       table.push_back(i);
@@ -1124,7 +1126,7 @@ LogicalResult importSVMClassifier(NodeContext &n) {
       i64((int64_t)degree), n.builder.getF32FloatAttr(gamma),
       n.builder.getF32FloatAttr(coef0), i64(*post),
       n.builder.getBoolAttr(proba), i64(labelMode), i64(scoreMode));
-  n.results.push_back(op.getLabel());
+  n.results.push_back(labelOutput(n, op.getLabel(), *labels));
   n.results.push_back(op.getScores());
   return success();
 }

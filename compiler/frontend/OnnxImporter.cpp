@@ -405,11 +405,40 @@ LogicalResult Importer::importNode(OpBuilder &b, const GraphNode &graphNode) {
                 model.external, {}, {}, {}};
   for (const auto &in : node.input())
     n.operands.push_back(in.empty() ? Value() : resolve(values.lookup(in)));
+  // String tensors (graph inputs, labels) flow only into the ops that read
+  // them as strings; every other builder assumes numbers.
+  if (key != "ai.onnx.ml.LabelEncoder")
+    for (int i = 0; i < node.input_size(); ++i)
+      if (n.operand(i) && isStringTensor(n.operand(i).getType()))
+        return n.error("input " + Twine(i) + " ('" + node.input(i) +
+                       "') has element type STRING, which " + node.op_type() +
+                       " does not take");
+  Block *block = b.getInsertionBlock();
+  Operation *last = b.getInsertionPoint() == block->begin()
+                        ? nullptr
+                        : &*std::prev(b.getInsertionPoint());
   LogicalResult built = isControlFlowOp(node.op_type())
                             ? importControlFlow(b, n)
                             : opImporters().lookup(key)(n);
   if (failed(built) || failed(n.checkAttributes()))
     return failure();
+  // Only the string-table ops make strings: a builder that asks for
+  // another op of STRING type (Cast to STRING, EyeLike with dtype STRING)
+  // would have it compute numbers into pointers.
+  Block::iterator first = last ? std::next(last->getIterator()) : block->begin();
+  for (Operation &op : llvm::make_range(first, b.getInsertionPoint())) {
+    WalkResult walk = op.walk([&](Operation *inner) {
+      if (isa<onnx::MlStringTableOp>(inner))
+        return WalkResult::advance();
+      for (Value r : inner->getResults())
+        if (isStringTensor(r.getType()))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return n.error("element type STRING is supported only for class labels "
+                     "and LabelEncoder values, not for " + node.op_type());
+  }
   for (int i = 0; i < node.output_size(); ++i) {
     if (node.output(i).empty())
       continue;

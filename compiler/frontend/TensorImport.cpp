@@ -5,6 +5,7 @@
 #include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "dialects/Onnx/InertText.h"
+#include "dialects/Onnx/OnnxTypes.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,6 +38,8 @@ Type elementTypeFor(MLIRContext *ctx, int32_t t) {
   case ::onnx::TensorProto::UINT64: return b.getIntegerType(64, /*isSigned=*/false);
   case ::onnx::TensorProto::BFLOAT16: return b.getBF16Type();
   case ::onnx::TensorProto::BOOL: return b.getI1Type();
+  // Strings: graph inputs and outputs only (readTensorBytes refuses them).
+  case ::onnx::TensorProto::STRING: return b.getType<onnx::StringType>();
   // The 8/4/2-bit types (onnx.proto 1.14+; libonnx-dev's has no names for
   // them): storage types computed in f32 or i8, one byte per element.
   case kOnnxFloat8E4M3FN: return b.getType<Float8E4M3FNType>();
@@ -250,6 +253,11 @@ bool readTensorBytes(const ::onnx::TensorProto &t, ExternalData &external,
                      RankedTensorType type, std::vector<char> &bytes,
                      std::string &error) {
   Type et = type.getElementType();
+  if (isa<onnx::StringType>(et)) {
+    error = "tensor '" + t.name() + "' has string elements, which onnxcc "
+            "compiles only as graph inputs and outputs";
+    return false;
+  }
   int64_t n = type.getNumElements(), width = elementBytes(et);
   int64_t expected = n * width;
   auto mismatch = [&](int64_t got, const char *what) {

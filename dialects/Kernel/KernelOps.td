@@ -186,5 +186,6 @@ include "dialects/Kernel/ImageOps.td"
 include "dialects/Kernel/AttentionKernelOps.td"
 include "dialects/Kernel/RotaryKernelOps.td"
 include "dialects/Kernel/MlKernelOps.td"
+include "dialects/Kernel/MlStringKernelOps.td"
 
 #endif // ONNXCC_KERNEL_OPS

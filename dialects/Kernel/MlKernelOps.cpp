@@ -1,6 +1,8 @@
 //===- MlKernelOps.cpp - verifiers of the ai.onnx.ml kernels --------------===//
 #include "dialects/Kernel/KernelOps.h"
 
+#include "dialects/Onnx/MlStrings.h"
+
 using namespace mlir;
 using namespace onnxcc::kernel;
 
@@ -70,4 +72,13 @@ LogicalResult MlSvmClassifierOp::verify() {
                          << ", post_transform " << int64_t(getPostTransform())
                          << " or degree " << int64_t(getDegree());
   return success();
+}
+
+LogicalResult MlStringTableOp::verify() {
+  return onnxcc::verifyStringTable(*this, getIndices(), getOutput(),
+                                   getLabels());
+}
+
+LogicalResult MlStringLookupOp::verify() {
+  return onnxcc::verifyStringLookup(*this, getInput(), getOutput(), getKeys());
 }

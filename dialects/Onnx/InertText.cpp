@@ -31,6 +31,25 @@ std::string commentText(llvm::StringRef s, size_t maxBytes) {
   });
 }
 
+std::string cppStringLiteral(llvm::StringRef s) {
+  std::string out = "\"";
+  out.reserve(s.size() + 2);
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\' || c == '?') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (printable(c)) {
+      out += static_cast<char>(c);
+    } else {
+      out += '\\';
+      out += static_cast<char>('0' + (c >> 6));
+      out += static_cast<char>('0' + ((c >> 3) & 7));
+      out += static_cast<char>('0' + (c & 7));
+    }
+  }
+  return out + "\"";
+}
+
 std::string messageText(llvm::StringRef s, size_t maxBytes) {
   return escape(s, maxBytes, printable);
 }

@@ -27,6 +27,14 @@ constexpr size_t kMaxInertNameBytes = 128;
 std::string commentText(llvm::StringRef s,
                         size_t maxBytes = kMaxInertNameBytes);
 
+/// `s` as a C++ string literal, quotes included, that reads back to
+/// exactly its bytes: printable ASCII passes except `"`, `\` and `?`
+/// (escaped as `\"`, `\\`, `\?`, so no trigraph forms); every other byte
+/// is a three-digit octal escape (never a hex one, whose digits would run
+/// on into a following hex-digit character). Not bounded: the caller caps
+/// the strings (MlStrings.h); `s` holds no NUL byte.
+std::string cppStringLiteral(llvm::StringRef s);
+
 /// `s` for one line of a message on a terminal: control bytes (including
 /// newlines and escape sequences) and non-ASCII bytes become `\xNN`.
 std::string messageText(llvm::StringRef s,

@@ -22,6 +22,7 @@ def Onnx_Dialect : Dialect {
   }];
   let cppNamespace = "::onnxcc::onnx";
   let hasConstantMaterializer = 1;
+  let useDefaultTypePrinterParser = 1;
   let extraClassDeclaration = [{
     /// On a function result: the type the model declares for that graph
     /// output (dim_params and unknown dims dynamic), checked against the

@@ -8,14 +8,17 @@
 #include "dialects/Onnx/OnnxOps.h"
 
 #include "dialects/Onnx/ConstantData.h"
+#include "dialects/Onnx/MlStrings.h"
 #include "dialects/Onnx/NormalizationShapes.h"
 #include "dialects/Onnx/QuantizationShapes.h"
 #include "dialects/Onnx/RecurrentShapes.h"
 #include "dialects/Onnx/ReductionShapes.h"
 #include "dialects/Onnx/ShapeFunctions.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace onnxcc;
@@ -23,11 +26,22 @@ using namespace onnxcc::onnx;
 
 #include "dialects/Onnx/OnnxDialect.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "dialects/Onnx/OnnxTypes.cpp.inc"
+
 void OnnxDialect::initialize() {
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "dialects/Onnx/OnnxTypes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "dialects/Onnx/OnnxOps.cpp.inc"
       >();
+}
+
+bool onnxcc::isStringTensor(Type t) {
+  return isa<StringType>(getElementTypeOrSelf(t));
 }
 
 Operation *OnnxDialect::materializeConstant(OpBuilder &builder, Attribute value,
@@ -270,6 +284,14 @@ LogicalResult TransposeOp::inferReturnTypes(MLIRContext *,
   return pushShape(types, inferTransposeShape(l, *x, adaptor.getPerm()), et);
 }
 ONNXCC_COMPATIBLE(TransposeOp)
+
+LogicalResult MlStringTableOp::verify() {
+  return verifyStringTable(*this, getIndices(), getOutput(), getLabels());
+}
+
+LogicalResult MlStringLookupOp::verify() {
+  return verifyStringLookup(*this, getInput(), getOutput(), getKeys());
+}
 
 #define GET_OP_CLASSES
 #include "dialects/Onnx/OnnxOps.cpp.inc"

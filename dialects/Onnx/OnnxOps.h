@@ -17,6 +17,7 @@
 #include "dialects/Onnx/ResizeMath.h"
 #include "dialects/Onnx/RotaryShapes.h"
 #include "dialects/Onnx/OnnxDialect.h.inc"
+#include "dialects/Onnx/OnnxTypes.h"
 
 #define GET_OP_CLASSES
 #include "dialects/Onnx/OnnxOps.h.inc"

@@ -10,6 +10,7 @@
 #define ONNXCC_ONNX_OPS
 
 include "dialects/Onnx/OnnxBase.td"
+include "dialects/Onnx/OnnxTypes.td"
 include "dialects/Onnx/ElementwiseOps.td"
 include "dialects/Onnx/LinalgOps.td"
 include "dialects/Onnx/ConvPoolOps.td"
@@ -22,6 +23,7 @@ include "dialects/Onnx/ImageOps.td"
 include "dialects/Onnx/AttentionOps.td"
 include "dialects/Onnx/RotaryOps.td"
 include "dialects/Onnx/MlOps.td"
+include "dialects/Onnx/MlStringOps.td"
 
 //===----------------------------------------------------------------------===//
 // Constants

@@ -1,6 +1,8 @@
 //===- TensorLimits.cpp - the one cap on tensor sizes ---------------------===//
 #include "dialects/Onnx/TensorLimits.h"
 
+#include "dialects/Onnx/OnnxTypes.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/APInt.h"
 #include "llvm/ADT/StringExtras.h"
@@ -11,6 +13,10 @@ using namespace mlir;
 namespace onnxcc {
 
 int64_t elementBytes(Type elementType) {
+  // A string element is a `const char *` in generated code; the plan
+  // assumes 64-bit pointers (runtime-support/onnxcc/ml_strings.h checks).
+  if (isa<onnx::StringType>(elementType))
+    return 8;
   if (elementType.isIntOrFloat())
     return (elementType.getIntOrFloatBitWidth() + 7) / 8;
   return 0;

@@ -2,7 +2,9 @@
 //
 // The importer already normalised the ml ops into constant operands and
 // small integer attributes; lowering checks that every shape is static and
-// moves the op to the kernel level, the SVM's support vectors transposed.
+// moves the op to the kernel level, the SVM's support vectors transposed
+// (the string tables unchanged: their strings stay attributes until the
+// emitter prints them).
 //
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
@@ -104,11 +106,29 @@ struct ArrayFeatureExtractorPattern
   }
 };
 
+/// The string ops keep their tables as attributes; only the shapes must be
+/// static.
+template <typename From, typename To>
+struct StringOpPattern : OpRewritePattern<From> {
+  using OpRewritePattern<From>::OpRewritePattern;
+  LogicalResult matchAndRewrite(From op,
+                                PatternRewriter &rewriter) const override {
+    if (!allStatic(op))
+      return rewriter.notifyMatchFailure(op, "shapes are not known");
+    rewriter.replaceOpWithNewOp<To>(op, op->getResultTypes(), op->getOperands(),
+                                    op->getAttrs());
+    return success();
+  }
+};
+
 } // namespace
 
 void populateMlPatterns(RewritePatternSet &patterns) {
   patterns.add<TreeEnsemblePattern, SvmClassifierPattern,
-               ArrayFeatureExtractorPattern>(patterns.getContext());
+               ArrayFeatureExtractorPattern,
+               StringOpPattern<o::MlStringTableOp, k::MlStringTableOp>,
+               StringOpPattern<o::MlStringLookupOp, k::MlStringLookupOp>>(
+      patterns.getContext());
 }
 
 } // namespace onnxcc

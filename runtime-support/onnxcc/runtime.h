@@ -12,6 +12,7 @@
 #include "onnxcc/layout.h"
 #include "onnxcc/linalg.h"
 #include "onnxcc/ml.h"
+#include "onnxcc/ml_strings.h"
 #include "onnxcc/normalization.h"
 #include "onnxcc/pool.h"
 #include "onnxcc/quantization.h"

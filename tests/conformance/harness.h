@@ -9,8 +9,12 @@
 //   unity_K <name> <in_dir> <out_dir>
 //
 // Exit codes: 0 ran, 2 usage or unknown name, 3 an input file's size is not
-// sizeof(InputK) (the message says both), 4 a file could not be read or
-// written, 5 out of memory.
+// sizeof(InputK) (the message says both) or a string input file does not
+// hold one string per element, 4 a file could not be read or written, 5 out
+// of memory.
+//
+// String ports (one `const char *` per element) travel as their strings,
+// each followed by a NUL byte.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_CONFORMANCE_HARNESS_H
@@ -20,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 
 #include "onnxcc/types.h"
 
@@ -91,6 +96,91 @@ inline int write_output(const char *dir, int index, const void *data,
   }
   std::size_t put = std::fwrite(data, 1, size, f);
   return std::fclose(f) == 0 && put == size ? 0 : 4;
+}
+
+/// Whether port type T holds strings.
+template <typename T>
+constexpr bool is_strings =
+    std::is_same<typename std::remove_all_extents<T>::type, const char *>::value;
+
+/// Reads `dir`/in<index>.bin as `n` NUL-terminated strings into `p`; the
+/// bytes stay allocated for the life of the program.
+inline int read_strings(const char *dir, int index, const char **p,
+                        std::size_t n) {
+  char path[4096];
+  file_path(path, dir, "in", index);
+  std::FILE *f = std::fopen(path, "rb");
+  if (!f) {
+    std::fprintf(stderr, "cannot open %s\n", path);
+    return 4;
+  }
+  std::fseek(f, 0, SEEK_END);
+  long have = std::ftell(f);
+  std::fseek(f, 0, SEEK_SET);
+  char *bytes = static_cast<char *>(std::malloc(have > 0 ? have : 1));
+  if (have < 0 || !bytes) {
+    std::fclose(f);
+    return have < 0 ? 4 : 5;
+  }
+  std::size_t got = std::fread(bytes, 1, have, f);
+  std::fclose(f);
+  if (got != static_cast<std::size_t>(have))
+    return 4;
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const void *end = std::memchr(bytes + at, 0, got - at);
+    if (!end) {
+      std::fprintf(stderr, "input %d: the reference has fewer than %zu strings\n",
+                   index, n);
+      return 3;
+    }
+    p[i] = bytes + at;
+    at = static_cast<const char *>(end) - bytes + 1;
+  }
+  if (at != got) {
+    std::fprintf(stderr, "input %d: the reference has more than %zu strings\n",
+                 index, n);
+    return 3;
+  }
+  return 0;
+}
+
+/// Writes `n` strings to `dir`/out<index>.bin, each followed by a NUL byte.
+inline int write_strings(const char *dir, int index, const char *const *p,
+                         std::size_t n) {
+  char path[4096];
+  file_path(path, dir, "out", index);
+  std::FILE *f = std::fopen(path, "wb");
+  if (!f) {
+    std::fprintf(stderr, "cannot create %s\n", path);
+    return 4;
+  }
+  bool ok = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    const char *v = p[i] ? p[i] : "";
+    std::size_t len = std::strlen(v) + 1;
+    ok &= std::fwrite(v, 1, len, f) == len;
+  }
+  return std::fclose(f) == 0 && ok ? 0 : 4;
+}
+
+/// Reads input port `index` (raw bytes, or strings).
+template <typename T>
+int read_port(const char *dir, int index, T &port, const char *type_name) {
+  if constexpr (is_strings<T>)
+    return read_strings(dir, index, reinterpret_cast<const char **>(&port),
+                        sizeof(T) / sizeof(const char *));
+  else
+    return read_input(dir, index, &port, bytes_of(port), type_name);
+}
+
+/// Writes output port `index` (raw bytes, or strings).
+template <typename T> int write_port(const char *dir, int index, const T &port) {
+  if constexpr (is_strings<T>)
+    return write_strings(dir, index, reinterpret_cast<const char *const *>(&port),
+                         sizeof(T) / sizeof(const char *));
+  else
+    return write_output(dir, index, &port, bytes_of(port));
 }
 
 struct entry {

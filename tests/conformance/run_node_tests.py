@@ -163,10 +163,22 @@ def read_value(path, type_proto):
     tensor = onnx.TensorProto()
     with open(path, "rb") as f:
         tensor.ParseFromString(f.read())
+    if tensor.data_type == onnx.TensorProto.STRING:
+        # The bytes as stored (to_array would decode them as UTF-8).
+        strings = list(tensor.string_data)
+        if any(b"\0" in v for v in strings):
+            raise Failure("harness-dtype", "%s holds a string with a NUL byte"
+                          % os.path.basename(path))
+        array = np.empty(len(strings), dtype=object)
+        array[:] = strings
+        return array.reshape(tuple(tensor.dims))
     array = numpy_helper.to_array(tensor)
-    if array.dtype == object:
-        raise Failure("harness-dtype", "%s holds strings" % os.path.basename(path))
     return api_layout(array)
+
+
+def string_bytes(array):
+    """A string array as the harness passes it: each string, then a NUL byte."""
+    return b"".join(v + b"\0" for v in array.reshape(-1))
 
 
 def api_layout(array):
@@ -366,7 +378,7 @@ def write_data(unit, model, data_dir):
                 tensor_type=onnx.TypeProto.Tensor())
             array = np.ascontiguousarray(read_value(in_files[k], type_proto))
             with open(os.path.join(in_dir, "in%d.bin" % slot), "wb") as f:
-                f.write(array.tobytes())
+                f.write(string_bytes(array) if array.dtype == object else array.tobytes())
         refs = [read_value(path, model.graph.output[k].type if k < len(model.graph.output)
                            else onnx.TypeProto(tensor_type=onnx.TypeProto.Tensor()))
                 for k, path in enumerate(out_files)]
@@ -388,8 +400,8 @@ def unity_sources(units):
         cpp.append("  int rc = 0;")
         for k in range(u.num_inputs):
             cpp.append("  auto &in%d = conformance::buffer<%s::Input%d>(-1);" % (k, u.name, k))
-            cpp.append('  if ((rc = conformance::read_input(in_dir, %d, &in%d, conformance::bytes_of(in%d), '
-                       '"%s::Input%d"))) return rc;' % (k, k, k, u.name, k))
+            cpp.append('  if ((rc = conformance::read_port(in_dir, %d, in%d, "%s::Input%d"))) return rc;'
+                       % (k, k, u.name, k))
         for k in range(u.num_outputs):
             cpp.append("  auto &out%d = conformance::buffer<%s::Output%d>(0xA5);" % (k, u.name, k))
         cpp.append("  auto &workspace = conformance::buffer<%s::Workspace>(-1);" % u.name)
@@ -397,8 +409,7 @@ def unity_sources(units):
                ["out%d" % k for k in range(u.num_outputs)] + ["workspace"]
         cpp.append("  %s::predict(%s);" % (u.name, ", ".join(args)))
         for k in range(u.num_outputs):
-            cpp.append("  if ((rc = conformance::write_output(out_dir, %d, &out%d, conformance::bytes_of(out%d))))"
-                       " return rc;" % (k, k, k))
+            cpp.append("  if ((rc = conformance::write_port(out_dir, %d, out%d))) return rc;" % (k, k))
         cpp.append("  return 0;")
         cpp.append("}")
         owners.append((first, len(cpp), u))
@@ -545,6 +556,17 @@ def is_float(dtype):
 
 def compare(index, got_bytes, ref, rtol, atol):
     """Raises a Failure unless output `index` (raw bytes) matches `ref`."""
+    if ref.dtype == object:  # strings, compared byte-exactly
+        got = got_bytes.split(b"\0")[:-1] if got_bytes.endswith(b"\0") else None
+        if got is None or len(got) != ref.size:
+            raise Failure("size-mismatch", "output %d has %s strings, the reference %d"
+                          % (index, "unterminated" if got is None else len(got), ref.size))
+        bad = [i for i, (g, r) in enumerate(zip(got, ref.reshape(-1))) if g != r]
+        if bad:
+            raise Failure("wrong-result", "output %d: %d of %d strings differ; at %d got %r, "
+                          "expected %r" % (index, len(bad), ref.size, bad[0], got[bad[0]],
+                                           ref.reshape(-1)[bad[0]]))
+        return
     if len(got_bytes) != ref.nbytes:
         raise Failure("size-mismatch", "output %d has %d bytes, the reference %s%s has %d"
                       % (index, len(got_bytes), ref.dtype.name, list(ref.shape), ref.nbytes))

@@ -519,7 +519,7 @@ error("empty_required_input",
 error("string_initializer",
       model([helper.make_node("Identity", ["s"], ["y"], name="i")], [], [vi("y", None)],
             [helper.make_tensor("s", TensorProto.STRING, [1], vals=[b"x"])]),
-      r"tensor 's' has unsupported element type STRING")
+      r"tensor 's' has string elements, which onnxcc compiles only as graph inputs and outputs")
 error("undefined_dtype_input",
       model([helper.make_node("Relu", ["x"], ["y"], name="r")], [vi("x", [2], TensorProto.UNDEFINED)], [vi("y", None)]),
       r"graph input 'x' has unsupported element type UNDEFINED")
