@@ -1000,19 +1000,14 @@ LogicalResult importTreeEnsemble(NodeContext &n) {
 // SVM classifier
 //===----------------------------------------------------------------------===//
 
-LogicalResult importSVMClassifier(NodeContext &n) {
-  if (failed(n.arity(1, 1)))
-    return failure();
-  auto post = postTransform(n);
-  auto labels = classLabels(n, "classlabels_ints", "classlabels_strings");
-  if (failed(post) || failed(labels))
-    return failure();
-  std::vector<double> coefs = getFloats(n, "coefficients"),
-                      params = getFloats(n, "kernel_params"),
-                      probA = getFloats(n, "prob_a"),
-                      probB = getFloats(n, "prob_b"), rho = getFloats(n, "rho"),
-                      sv = getFloats(n, "support_vectors");
-  SmallVector<int64_t> perClass = n.getInts("vectors_per_class");
+/// kernel_type and kernel_params of SVMClassifier / SVMRegressor.
+struct SvmKernel {
+  int64_t kernel; ///< 0 linear, 1 poly, 2 rbf, 3 sigmoid (rt::ml_svm_kernel)
+  float gamma, coef0;
+  int64_t degree;
+};
+
+FailureOr<SvmKernel> svmKernel(const NodeContext &n) {
   std::string kt = n.getString("kernel_type", "LINEAR");
   int64_t kernel = llvm::StringSwitch<int64_t>(kt)
                        .Case("LINEAR", 0)
@@ -1022,11 +1017,32 @@ LogicalResult importSVMClassifier(NodeContext &n) {
                        .Default(-1);
   if (kernel < 0)
     return n.error("unsupported kernel_type '" + kt + "'");
-  float gamma = params.size() > 0 ? params[0] : 0.0f;
-  float coef0 = params.size() > 1 ? params[1] : 0.0f;
+  std::vector<double> params = getFloats(n, "kernel_params");
   double degree = params.size() > 2 ? params[2] : 0.0;
   if (!(degree >= 0 && degree <= 64))
-    return n.error("kernel degree " + std::to_string(degree) + " is outside [0, 64]");
+    return n.error("kernel degree " + std::to_string(degree) +
+                   " is outside [0, 64]");
+  return SvmKernel{kernel, params.size() > 0 ? float(params[0]) : 0.0f,
+                   params.size() > 1 ? float(params[1]) : 0.0f,
+                   int64_t(degree)};
+}
+
+LogicalResult importSVMClassifier(NodeContext &n) {
+  if (failed(n.arity(1, 1)))
+    return failure();
+  auto post = postTransform(n);
+  auto labels = classLabels(n, "classlabels_ints", "classlabels_strings");
+  if (failed(post) || failed(labels))
+    return failure();
+  std::vector<double> coefs = getFloats(n, "coefficients"),
+                      probA = getFloats(n, "prob_a"),
+                      probB = getFloats(n, "prob_b"), rho = getFloats(n, "rho"),
+                      sv = getFloats(n, "support_vectors");
+  SmallVector<int64_t> perClass = n.getInts("vectors_per_class");
+  auto svm = svmKernel(n);
+  if (failed(svm))
+    return failure();
+  auto [kernel, gamma, coef0, degree] = *svm;
   int64_t classes = std::max<int64_t>(labels->size(), 1);
   if (classes > kMaxSvmClasses)
     return n.error(Twine(classes) + " classes exceed the limit of " +
@@ -1144,26 +1160,14 @@ LogicalResult importSVMRegressor(NodeContext &n) {
   if (*post != 0 && *post != 4)
     return n.error("SVMRegressor supports post_transform NONE and PROBIT");
   std::vector<double> coefs = getFloats(n, "coefficients"),
-                      params = getFloats(n, "kernel_params"),
                       rho = getFloats(n, "rho"),
                       sv = getFloats(n, "support_vectors");
   int64_t supports = n.getInt("n_supports", 0);
   int64_t oneClass = n.getInt("one_class", 0);
-  std::string kt = n.getString("kernel_type", "LINEAR");
-  int64_t kernel = llvm::StringSwitch<int64_t>(kt)
-                       .Case("LINEAR", 0)
-                       .Case("POLY", 1)
-                       .Case("RBF", 2)
-                       .Case("SIGMOID", 3)
-                       .Default(-1);
-  if (kernel < 0)
-    return n.error("unsupported kernel_type '" + kt + "'");
-  float gamma = params.size() > 0 ? params[0] : 0.0f;
-  float coef0 = params.size() > 1 ? params[1] : 0.0f;
-  double degree = params.size() > 2 ? params[2] : 0.0;
-  if (!(degree >= 0 && degree <= 64))
-    return n.error("kernel degree " + std::to_string(degree) +
-                   " is outside [0, 64]");
+  auto svm = svmKernel(n);
+  if (failed(svm))
+    return failure();
+  auto [kernel, gamma, coef0, degree] = *svm;
   if (supports < 0 || supports > kMaxTreeNodes)
     return n.error("n_supports " + Twine(supports) + " is out of range");
   if (coefs.empty() || rho.size() != 1)
