@@ -32,16 +32,17 @@ Writes bench/results/<date>-<label>.md and .json. A benchmark, not a test:
 nothing here asserts a time.
 """
 import argparse
+import ctypes
 import datetime
 import glob
 import json
 import os
 import platform
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 import onnx
@@ -243,7 +244,6 @@ def model_flops(model_path, ports):
 
 def time_ctypes(gen, name, ports, files, work, args):
     """Median ns of predict() called from Python through ctypes."""
-    import ctypes
     so = os.path.join(work, f"lib{name}.so")
     sh([args.cxx, "-std=c++17", "-O3", "-DNDEBUG", "-march=native", "-fPIC", "-shared",
         "-I", gen, "-I", args.runtime, os.path.join(gen, f"{name}.cpp"),
@@ -255,7 +255,6 @@ def time_ctypes(gen, name, ports, files, work, args):
     pointers = [a.ctypes.data_as(ctypes.c_void_p) for a in arrays] + [None]
     fn.restype = None
     fn.argtypes = [ctypes.c_void_p] * len(pointers)
-    import time
     for _ in range(10):
         fn(*pointers)
     samples, spent, chunk = [], 0.0, 1
