@@ -1085,6 +1085,12 @@ LogicalResult importSVMClassifier(NodeContext &n) {
     nScores = proba ? classes : pairs;
     svValue = constant(n, f, {vectors, features}, sv);
   } else {
+    // onnxruntime labels such a machine by the sign of its larger score,
+    // onnx.reference by the score's position.
+    if (labels->size() == 2)
+      return n.error("a two-class SVMClassifier without support vectors is "
+                     "not supported (onnxruntime and onnx.reference disagree "
+                     "on its labels); export it as a LinearClassifier");
     if (coefs.size() % classes)
       return n.error(Twine(coefs.size()) + " coefficients for " +
                      Twine(classes) + " classes");

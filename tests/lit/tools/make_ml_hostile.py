@@ -56,6 +56,10 @@ save("svm_coefficients", [helper.make_node(
     classlabels_ints=[0, 1, 2], kernel_type="RBF", vectors_per_class=[1, 1, 1],
     support_vectors=[0.0] * 9, coefficients=[1.0] * 5, rho=[0.0] * 3)],
     ["label", "scores"])
+save("svm_linear_two_class", [helper.make_node(
+    "SVMClassifier", ["x"], ["label", "scores"], name="n", domain="ai.onnx.ml",
+    classlabels_ints=[0, 1], kernel_type="LINEAR", coefficients=[0.5, -1.0, 0.25, -0.5, 1.0, -0.25],
+    rho=[0.1])], ["label", "scores"])
 save("targets_huge", [helper.make_node(
     "TreeEnsembleRegressor", ["x"], ["y"], name="n", domain="ai.onnx.ml", n_targets=2 ** 40,
     nodes_treeids=[0], nodes_nodeids=[0], nodes_featureids=[0], nodes_modes=["LEAF"],
