@@ -11,7 +11,6 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
-#include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/LinalgShapes.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -89,31 +88,6 @@ static Value matmul(PatternRewriter &rewriter, Location loc, Value a, Value b) {
 
 namespace {
 
-/// A constant f32 B of a trans_b product ([N, K], as every PyTorch Linear
-/// exports it) transposed at compile time, for products of at least
-/// kPanelRows rows: the runtime's 4-row panels stream B [K, N] along N,
-/// where the transposed form takes one horizontal sum per output (measured:
-/// 64x256x784 911 -> 451 us). A single row is faster as dot products.
-/// Null when B is not such a constant.
-constexpr int64_t kPanelRows = 4;
-
-static Value transposedConstant(PatternRewriter &rewriter, Location loc,
-                                Value b) {
-  ElementsAttr attr = getConstantElements(b);
-  auto type = dyn_cast<RankedTensorType>(b.getType());
-  std::vector<double> values;
-  if (!attr || !type || type.getRank() != 2 || !type.getElementType().isF32() ||
-      !readAsDoubles(attr, values))
-    return Value();
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-  std::vector<double> t(values.size());
-  for (int64_t r = 0; r < rows; ++r)
-    for (int64_t c = 0; c < cols; ++c)
-      t[c * rows + r] = values[r * cols + c];
-  auto tType = RankedTensorType::get({cols, rows}, type.getElementType());
-  return k::WeightOp::create(rewriter, loc, tType, makeElements(tType, t));
-}
-
 struct GemmPattern : OpRewritePattern<o::GemmOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(o::GemmOp g, PatternRewriter &rewriter) const override {
@@ -121,10 +95,15 @@ struct GemmPattern : OpRewritePattern<o::GemmOp> {
       return failure();
     Value b = g.getB();
     bool transB = g.getTransB() != 0;
+    // A constant f32 B of a trans_b product ([N, K], as every PyTorch
+    // Linear exports it) is transposed at compile time for products of
+    // kGemmPanelRows or more rows: the runtime's panels stream B [K, N],
+    // where B^T takes one horizontal sum per output (64x256x784: 911 -> 451
+    // us). A single row is faster as dot products.
     auto a = cast<RankedTensorType>(g.getA().getType());
     int64_t rows = a.getDimSize(g.getTransA() != 0 ? 1 : 0);
-    if (transB && rows >= kPanelRows)
-      if (Value t = transposedConstant(rewriter, g.getLoc(), b)) {
+    if (transB && rows >= kGemmPanelRows && elementOf(b).isF32())
+      if (Value t = transposedWeight(rewriter, g.getLoc(), b)) {
         b = t;
         transB = false;
       }

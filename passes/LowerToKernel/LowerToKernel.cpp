@@ -11,6 +11,7 @@
 #include "passes/Passes.h"
 
 #include "passes/LowerToKernel/Patterns.h"
+#include "dialects/Onnx/ConstantData.h"
 #include "dialects/Onnx/GraphInputs.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/DenseMap.h"
@@ -34,6 +35,28 @@ LogicalResult onnxcc::requireF32(Operation *op, PatternRewriter &rewriter) {
       });
   }
   return success();
+}
+
+Value onnxcc::transposedWeight(PatternRewriter &rewriter, Location loc,
+                               Value v) {
+  ElementsAttr attr = getConstantElements(v);
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  std::vector<double> values;
+  if (!attr || !type || type.getRank() < 2 ||
+      !isa<FloatType>(type.getElementType()) || !readAsDoubles(attr, values))
+    return Value();
+  ArrayRef<int64_t> dims = type.getShape();
+  int64_t rows = dims[dims.size() - 2], cols = dims.back();
+  int64_t matrices = rows * cols ? int64_t(values.size()) / (rows * cols) : 0;
+  std::vector<double> t(values.size());
+  for (int64_t m = 0; m < matrices; ++m)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c)
+        t[(m * cols + c) * rows + r] = values[(m * rows + r) * cols + c];
+  SmallVector<int64_t> shape(dims);
+  std::swap(shape[shape.size() - 2], shape.back());
+  auto tType = RankedTensorType::get(shape, type.getElementType());
+  return k::WeightOp::create(rewriter, loc, tType, makeElements(tType, t));
 }
 
 namespace {

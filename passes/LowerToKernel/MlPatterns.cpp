@@ -9,7 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
-#include "dialects/Onnx/ConstantData.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -54,19 +53,9 @@ struct SvmClassifierPattern : OpRewritePattern<o::MlSvmClassifierOp> {
       return rewriter.notifyMatchFailure(op, "shapes are not known");
     // [vectors, F] becomes [F, vectors]: the kernel computes every support
     // vector's kernel value at once, feature by feature, in contiguous loads.
-    ElementsAttr sv = getConstantElements(op.getSupportVectors());
-    std::vector<double> values;
-    if (!sv || !readAsDoubles(sv, values))
+    Value svT = transposedWeight(rewriter, op.getLoc(), op.getSupportVectors());
+    if (!svT)
       return rewriter.notifyMatchFailure(op, "support vectors not constant");
-    auto type = cast<RankedTensorType>(sv.getType());
-    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
-    std::vector<double> transposed(values.size());
-    for (int64_t r = 0; r < rows; ++r)
-      for (int64_t c = 0; c < cols; ++c)
-        transposed[c * rows + r] = values[r * cols + c];
-    auto tType = RankedTensorType::get({cols, rows}, type.getElementType());
-    Value svT = k::WeightOp::create(rewriter, op.getLoc(), tType,
-                                    makeElements(tType, transposed));
     SmallVector<Value> operands(op->getOperands());
     operands[1] = svT;
     rewriter.replaceOpWithNewOp<k::MlSvmClassifierOp>(

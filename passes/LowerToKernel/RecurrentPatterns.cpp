@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "passes/LowerToKernel/Patterns.h"
 
-#include "dialects/Onnx/ConstantData.h"
 #include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
@@ -30,39 +29,18 @@ LogicalResult checkRecurrentTypes(Operation *op, PatternRewriter &rewriter) {
   });
 }
 
-/// W [dirs, G, I] as a constant [dirs, I, G] (each direction transposed)
-/// when it is a constant f32 and the layer projects at least kPanelRows
-/// rows: the runtime's GEMM streams the transposed form, where ONNX's takes
-/// one horizontal sum per output (lstm_classifier's 50 x 256 x 40
-/// projection: 49 -> 8 us). Null otherwise.
-constexpr int64_t kPanelRows = 4;
-
-Value transposedInputWeights(PatternRewriter &rewriter, Location loc, Value x,
-                             Value w) {
-  auto xs = cast<ShapedType>(x.getType()).getShape();
-  ElementsAttr attr = getConstantElements(w);
-  auto type = cast<RankedTensorType>(w.getType());
-  std::vector<double> v;
-  if (xs.size() != 3 || xs[0] * xs[1] < kPanelRows || !attr ||
-      !type.getElementType().isF32() || type.getRank() != 3 ||
-      !readAsDoubles(attr, v))
-    return Value();
-  int64_t dirs = type.getDimSize(0), g = type.getDimSize(1),
-          in = type.getDimSize(2);
-  std::vector<double> t(v.size());
-  for (int64_t d = 0; d < dirs; ++d)
-    for (int64_t r = 0; r < g; ++r)
-      for (int64_t c = 0; c < in; ++c)
-        t[(d * in + c) * g + r] = v[(d * g + r) * in + c];
-  auto tType = RankedTensorType::get({dirs, in, g}, type.getElementType());
-  return k::WeightOp::create(rewriter, loc, tType, makeElements(tType, t));
-}
-
-/// W for the kernel and whether it was transposed.
+/// W for the kernel and whether it was transposed: a constant f32 W [dirs,
+/// G, I] of a layer projecting kGemmPanelRows or more rows (sequence x
+/// batch) becomes [dirs, I, G], which the runtime's GEMM streams where
+/// ONNX's layout takes one horizontal sum per output (lstm_classifier's 50
+/// x 256 x 40 projection: 49 -> 8 us).
 std::pair<Value, BoolAttr> kernelWeights(PatternRewriter &rewriter,
                                          Location loc, Value x, Value w) {
-  if (Value t = transposedInputWeights(rewriter, loc, x, w))
-    return {t, rewriter.getBoolAttr(true)};
+  auto xs = cast<ShapedType>(x.getType()).getShape();
+  if (xs.size() == 3 && xs[0] * xs[1] >= kGemmPanelRows &&
+      getElementTypeOrSelf(w.getType()).isF32())
+    if (Value t = transposedWeight(rewriter, loc, w))
+      return {t, rewriter.getBoolAttr(true)};
   return {w, rewriter.getBoolAttr(false)};
 }
 
