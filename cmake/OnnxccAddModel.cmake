@@ -1,6 +1,7 @@
 # onnxcc_add_model(<target> MODEL <file.onnx> [NAME <c++ name>]
 #                  [DIMS name=value...] [FLAGS <onnxcc flags>...]
-#                  [TARGET native|x86-64-v3|x86-64-v4|aarch64|generic])
+#                  [TARGET native|x86-64-v3|x86-64-v4|aarch64|generic]
+#                  [WEIGHTS incbin|array])
 #
 # Compiles the model at build time with onnxcc and adds a static library
 # <target> holding the generated code and its weights. The model is
@@ -16,11 +17,21 @@
 #   aarch64    -march=armv8-a: NEON
 #   generic    no flags: the compiler's baseline (SSE2 on x86-64; the
 #              default when cross-compiling, where -march is the toolchain's)
+#
+# WEIGHTS names how the weights are linked (onnxcc --embed-weights):
+#   incbin     an assembler unit that .incbin's the blob: fast to build, for
+#              GNU-style assemblers (ELF, Mach-O, MinGW); the default
+#   array      a C++ array: any C++ compiler; the default for MSVC,
+#              WebAssembly (WASI, Emscripten) and compilers without ASM
 include_guard(GLOBAL)
-enable_language(ASM) # the weights are linked through an .incbin unit
+# The incbin unit needs the assembler; enable_language() works only at file
+# scope, so it is enabled here wherever incbin can be the default.
+if(NOT MSVC AND NOT CMAKE_SYSTEM_NAME MATCHES "^(WASI|Emscripten)$")
+  enable_language(ASM)
+endif()
 
 function(onnxcc_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;NAME;TARGET" "DIMS;FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "MODEL;NAME;TARGET;WEIGHTS" "DIMS;FLAGS" ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "onnxcc_add_model(${target}): MODEL is required")
   endif()
@@ -33,17 +44,37 @@ function(onnxcc_add_model target)
   foreach(dim IN LISTS ARG_DIMS)
     list(APPEND dim_args --dim ${dim})
   endforeach()
-  set(generated "${out}/${ARG_NAME}.h" "${out}/${ARG_NAME}.cpp"
-                "${out}/${ARG_NAME}_weights.S" "${out}/${ARG_NAME}.weights.bin")
+  set(weights "${ARG_WEIGHTS}")
+  if(NOT weights)
+    if(MSVC OR CMAKE_SYSTEM_NAME MATCHES "^(WASI|Emscripten)$"
+       OR CMAKE_CXX_COMPILER_TARGET MATCHES "^wasm")
+      set(weights array)
+    else()
+      set(weights incbin)
+    endif()
+  endif()
+  if(weights STREQUAL "incbin")
+    set(weight_sources "${out}/${ARG_NAME}_weights.S")
+    set(generated "${out}/${ARG_NAME}.h" "${out}/${ARG_NAME}.cpp"
+                  "${out}/${ARG_NAME}_weights.S" "${out}/${ARG_NAME}.weights.bin")
+  elseif(weights STREQUAL "array")
+    set(weight_sources "${out}/${ARG_NAME}_weights.cpp")
+    set(generated "${out}/${ARG_NAME}.h" "${out}/${ARG_NAME}.cpp" ${weight_sources})
+  else()
+    message(FATAL_ERROR "onnxcc_add_model(${target}): WEIGHTS must be incbin "
+            "or array, got '${weights}'")
+  endif()
   add_custom_command(OUTPUT ${generated}
     COMMAND "${ONNXCC_EXECUTABLE}" compile "${model}" -o "${out}"
-            --name ${ARG_NAME} ${dim_args} ${ARG_FLAGS}
+            --name ${ARG_NAME} ${dim_args} --embed-weights ${weights} ${ARG_FLAGS}
     DEPENDS "${model}" "${ONNXCC_EXECUTABLE}"
     COMMENT "onnxcc: compiling ${ARG_MODEL}"
     VERBATIM)
-  set_source_files_properties("${out}/${ARG_NAME}_weights.S" PROPERTIES
-    OBJECT_DEPENDS "${out}/${ARG_NAME}.weights.bin")
-  add_library(${target} STATIC "${out}/${ARG_NAME}.cpp" "${out}/${ARG_NAME}_weights.S")
+  if(weights STREQUAL "incbin")
+    set_source_files_properties("${out}/${ARG_NAME}_weights.S" PROPERTIES
+      OBJECT_DEPENDS "${out}/${ARG_NAME}.weights.bin")
+  endif()
+  add_library(${target} STATIC "${out}/${ARG_NAME}.cpp" ${weight_sources})
   # ${out} also lets the assembler's .incbin find the weight blob.
   target_include_directories(${target} PUBLIC "${out}" "${ONNXCC_RUNTIME_INCLUDE_DIR}")
   target_compile_features(${target} PUBLIC cxx_std_17)

@@ -137,13 +137,21 @@ LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
                      [&](llvm::raw_ostream &os) {
                        module->print(os, printingFlags());
                      });
-  EmitOptions emitOptions{request.name, model.path, request.commandLine};
+  EmitOptions emitOptions{request.name, model.path, request.commandLine,
+                          request.embedWeights == "array"
+                              ? WeightEmbedding::Array
+                              : WeightEmbedding::Incbin};
   EmittedModel emitted;
   if (failed(emitCpp(*module, emitOptions, emitted)))
     return failure();
   if (failed(writeFile(ctx, base + ".h", emitted.header)) ||
-      failed(writeFile(ctx, base + ".cpp", emitted.source)) ||
-      failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
+      failed(writeFile(ctx, base + ".cpp", emitted.source)))
+    return failure();
+  if (emitOptions.weights == WeightEmbedding::Array)
+    return writeFile(ctx, base + "_weights.cpp", [&](llvm::raw_ostream &os) {
+      writeWeightsArray(os, request.name, emitted.weights);
+    });
+  if (failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
       failed(writeFile(ctx, base + ".weights.bin", [&](llvm::raw_ostream &os) {
         emitted.weights.write(os, [&](ArrayRef<char> bytes) {
           model.external.release(bytes);

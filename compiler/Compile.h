@@ -24,6 +24,9 @@ struct CompileRequest {
   /// How tree ensembles are printed (onnxcc-choose-tree-strategy).
   std::string treeStrategy = "auto";
   int64_t treeNestedMaxNodes = 2048;
+  /// How the weight blob is linked: "incbin" (NAME_weights.S and
+  /// NAME.weights.bin) or "array" (NAME_weights.cpp, for any C++ compiler).
+  std::string embedWeights = "incbin";
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

@@ -313,6 +313,7 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.fuse = req.fuse;
   creq.treeStrategy = req.treeStrategy;
   creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
+  creq.embedWeights = req.embedWeights;
   auto t0 = std::chrono::steady_clock::now();
   if (failed(compileModel(ctx, *model, creq)))
     return failure();
@@ -328,7 +329,10 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   std::vector<std::string> cmd{cxx, "-std=c++17"};
   llvm::append_range(cmd, words(req.cxxFlags));
   cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
-                         joinPath(dir, "model.cpp"), joinPath(dir, "model_weights.S"),
+                         joinPath(dir, "model.cpp"),
+                         joinPath(dir, req.embedWeights == "array"
+                                           ? "model_weights.cpp"
+                                           : "model_weights.S"),
                          "-o", exe});
   if (int rc = onnxcc::run(cxxPath, cmd, error)) {
     failWith(dir, "building the generated code failed (" + cxx + " exit " +

@@ -26,6 +26,7 @@ struct VerifyRequest {
   bool fuse = true; ///< --no-fuse checks the unfused pipeline
   std::string treeStrategy = "auto"; ///< --tree-strategy
   int64_t treeNestedMaxNodes = 2048; ///< --tree-nested-max-nodes
+  std::string embedWeights = "incbin"; ///< --embed-weights
   /// --bisect: when outputs disagree, find the first node that diverges
   /// from onnxruntime run by this Python (which needs onnx, onnxruntime).
   bool bisect = false;

@@ -29,6 +29,7 @@ static const char *kCompileUsage =
     "                      [--const-input NAME=FILE.pb]...\n"
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
+    "                      [--embed-weights incbin|array]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
@@ -44,13 +45,19 @@ static const char *kCompileUsage =
     "  --tree-strategy auto|nested|array\n"
     "                 tree ensembles as nested branches or a node-array walk;\n"
     "                 auto nests those of at most --tree-nested-max-nodes\n"
-    "                 nodes (default 2048) run one row at a time\n";
+    "                 nodes (default 2048) run one row at a time\n"
+    "  --embed-weights incbin|array\n"
+    "                 incbin (default): N_weights.S pulls N.weights.bin in\n"
+    "                 with .incbin (GNU assemblers: ELF, Mach-O, MinGW);\n"
+    "                 array: N_weights.cpp holds the weights as a C++ array,\n"
+    "                 for any C++ compiler (WebAssembly, MSVC)\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"
     "                      [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]\n"
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
+    "                      [--embed-weights incbin|array]\n"
     "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
@@ -151,7 +158,7 @@ int main(int argc, char **argv) {
 
   std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper, python,
-      treeStrategy = "auto";
+      treeStrategy = "auto", embedWeights = "incbin";
   int64_t treeNestedMaxNodes = 2048;
   std::map<std::string, int64_t> dims;
   std::map<std::string, std::string> constInputs;
@@ -171,7 +178,8 @@ int main(int argc, char **argv) {
       {"--cxx", &cxx, false},         {"--cxxflags", &cxxFlags, false},
       {"--exec-wrapper", &execWrapper, false},
       {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true},
-      {"--python", &python, true}, {"--tree-strategy", &treeStrategy, false}};
+      {"--python", &python, true}, {"--tree-strategy", &treeStrategy, false},
+      {"--embed-weights", &embedWeights, false}};
 
   // The flags recorded in the generated banner, as given.
   std::string commandLine;
@@ -237,6 +245,9 @@ int main(int argc, char **argv) {
   if (treeStrategy != "auto" && treeStrategy != "nested" && treeStrategy != "array")
     return usageError("--tree-strategy must be auto, nested or array, got '" +
                       treeStrategy + "'");
+  if (embedWeights != "incbin" && embedWeights != "array")
+    return usageError("--embed-weights must be incbin or array, got '" +
+                      embedWeights + "'");
   if (input.empty())
     return usageError(command == "compile" ? "no model file given"
                                            : "no model directory given");
@@ -256,6 +267,7 @@ int main(int argc, char **argv) {
     req.fuse = fuse;
     req.treeStrategy = treeStrategy;
     req.treeNestedMaxNodes = treeNestedMaxNodes;
+    req.embedWeights = embedWeights;
     req.commandLine = commandLine;
     req.bisect = bisect;
     if (!python.empty())
@@ -291,6 +303,7 @@ int main(int argc, char **argv) {
   req.fuse = fuse;
   req.treeStrategy = treeStrategy;
   req.treeNestedMaxNodes = treeNestedMaxNodes;
+  req.embedWeights = embedWeights;
 
   mlir::MLIRContext ctx;
   initContext(ctx);

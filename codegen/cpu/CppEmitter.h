@@ -10,10 +10,20 @@
 
 namespace onnxcc {
 
+/// Printed in every generated file.
+inline constexpr const char *kVersion = "0.1.0";
+
+/// How the weight blob reaches the linker. `.incbin` assembles megabytes in
+/// milliseconds but needs a GNU-style assembler (ELF, Mach-O, COFF through
+/// the preprocessor); a C++ array works with any C++ compiler (WebAssembly,
+/// MSVC) at the price of compile time on large models.
+enum class WeightEmbedding { Incbin, Array };
+
 struct EmitOptions {
   std::string name;        ///< C++ namespace and file stem
   std::string modelPath;   ///< for the header comment
   std::string commandLine; ///< flags that shaped the output
+  WeightEmbedding weights = WeightEmbedding::Incbin;
 };
 
 /// The weight blob as pieces at the offsets the planner chose
@@ -47,9 +57,16 @@ private:
 struct EmittedModel {
   std::string header;   ///< NAME.h
   std::string source;   ///< NAME.cpp
-  std::string assembly; ///< NAME_weights.S (incbin of the blob)
-  WeightBlob weights;   ///< NAME.weights.bin
+  std::string assembly; ///< NAME_weights.S (incbin of the blob), if Incbin
+  WeightBlob weights;   ///< NAME.weights.bin, or NAME_weights.cpp if Array
 };
+
+/// NAME_weights.S: defines onnxcc_NAME_weights from NAME.weights.bin.
+std::string weightsAssembly(const std::string &name, uint64_t size);
+
+/// Writes NAME_weights.cpp: the blob as a 64-byte aligned C++ array.
+void writeWeightsArray(llvm::raw_ostream &os, const std::string &name,
+                       const WeightBlob &blob);
 
 /// Prints a module that went through the CPU pipeline (kernel ops with a
 /// memory plan). Never changes the IR; unsupported ops are errors.
