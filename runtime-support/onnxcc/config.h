@@ -3,7 +3,10 @@
 // The runtime is header-only, uses no heap, exceptions or RTTI, and needs
 // only <cstdint>, <cstring>, <cmath> and, for the vector path, xsimd.
 // Define ONNXCC_NO_SIMD (or build without xsimd) for the portable scalar
-// path used on microcontrollers.
+// path used on microcontrollers. The vector path switches on only where
+// xsimd has an instruction set for the target: SSE2 and up, NEON. On
+// others (Cortex-M, WebAssembly with xsimd 8) the scalar path is used, and
+// the compiler's auto-vectoriser is what reaches SIMD (MVE, SIMD128).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_CONFIG_H
@@ -16,6 +19,18 @@
 
 #if !defined(ONNXCC_NO_SIMD) && defined(__has_include)
 #if __has_include(<xsimd/xsimd.hpp>)
+#include <xsimd/config/xsimd_config.hpp>
+// xsimd 8's AVX-512BW code does not build under g++ without optimisation
+// (GCC's mask intrinsics are macros there), so such a -O0 build, a debug
+// build, takes the scalar path instead of failing.
+#if (XSIMD_WITH_SSE2 || XSIMD_WITH_NEON || XSIMD_WITH_NEON64 || \
+     (defined(XSIMD_WITH_WASM) && XSIMD_WITH_WASM)) &&                      \
+    !(defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__) &&  \
+      defined(__AVX512BW__))
+#define ONNXCC_XSIMD_HAS_ARCH 1
+#endif
+#endif
+#if defined(ONNXCC_XSIMD_HAS_ARCH)
 // g++ 12's AVX-512 intrinsics start from a self-initialised "undefined"
 // vector (`__m512 __Y = __Y;`), which -Wuninitialized reports wherever one
 // is inlined (GCC bug 105593, fixed in 13). The warning's location is the
