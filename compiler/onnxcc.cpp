@@ -6,6 +6,7 @@
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
 //                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
 //                  [--runtime-dir DIR] [--keep DIR] [--no-fuse]
+//                  [--max-arena BYTES] [--max-weights BYTES]
 //
 // Every error is one line, `onnxcc: error: <where>: <what>`, exit code 1.
 //
@@ -69,12 +70,13 @@ static const char *kVerifyUsage =
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
+    "                      [--max-arena BYTES] [--max-weights BYTES]\n"
     "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
-    "  --const-input as for compile; the data sets' files for bound inputs\n"
-    "  are not fed\n"
+    "  --const-input, --max-arena, --max-weights as for compile; the data\n"
+    "  sets' files for bound inputs are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
     "  --keep DIR                   keeps the generated code and harness in DIR\n"
@@ -274,6 +276,8 @@ int main(int argc, char **argv) {
                                            : "no model directory given");
 
   if (command == "verify") {
+    if (!report.empty())
+      return usageError("--report is an option of compile, not verify");
     VerifyRequest req;
     req.modelDir = input;
     req.dims = dims;
@@ -289,6 +293,7 @@ int main(int argc, char **argv) {
     req.treeStrategy = treeStrategy;
     req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.embedWeights = embedWeights;
+    req.budget = budget;
     req.commandLine = commandLine;
     req.bisect = bisect;
     if (!python.empty())
