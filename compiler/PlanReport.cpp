@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 using namespace mlir;
 namespace k = ::onnxcc::kernel;

@@ -170,10 +170,9 @@ void Planner::assignOffsets() {
   // Independent buffers and their lifetimes (members extend their parent's).
   llvm::DenseMap<Value, BufferRequest> requests;
   SmallVector<Value> order;
-  auto top = [&](Value v, int64_t &offset) { return topOf(v, offset); };
   for (Value v : owned) {
     int64_t off;
-    Value t = top(v, off);
+    Value t = topOf(v, off);
     if (homes.count(t) && homes[t].output >= 0)
       continue;
     int64_t first = index[v.getDefiningOp()], last = lastUse[v];
@@ -215,7 +214,7 @@ void Planner::assignOffsets() {
   llvm::DenseMap<Operation *, std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> plans;
   for (Value v : owned) {
     int64_t off;
-    Value t = top(v, off);
+    Value t = topOf(v, off);
     Operation *def = v.getDefiningOp();
     auto &[buffers, offsets] = plans[def];
     if (buffers.empty()) {
