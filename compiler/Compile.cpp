@@ -2,8 +2,11 @@
 #include "compiler/Compile.h"
 
 #include "codegen/cpu/CppEmitter.h"
+#include "compiler/Diagnostics.h"
 #include "compiler/InitAll.h"
 #include "compiler/frontend/ConstInputs.h"
+#include "passes/Pipelines.h"
+#include "passes/PlanMemory.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
@@ -78,6 +81,49 @@ struct DumpAfterEachPass : PassInstrumentation {
 };
 } // namespace
 
+static void setPipelineOptions(PipelineOptions &options,
+                               const CompileRequest &request) {
+  options.fuse = request.fuse;
+  options.treeStrategy = request.treeStrategy;
+  options.treeNestedMaxNodes = request.treeNestedMaxNodes;
+}
+
+/// Writes the --report files, then checks the --max-arena / --max-weights
+/// budget: a plan over budget still gets its report, which says why.
+static LogicalResult reportAndCheckPlan(MLIRContext &ctx, ModuleOp module,
+                                        const LoadedModel &model,
+                                        const CompileRequest &request) {
+  if (request.reportDir.empty() && !request.budget.maxArena &&
+      !request.budget.maxWeights)
+    return success();
+  auto func = module.lookupSymbol<func::FuncOp>("main");
+  auto workspace =
+      module->getAttrOfType<IntegerAttr>(kernel::KernelDialect::kWorkspaceAttr);
+  if (!func || !workspace)
+    return emitError(module.getLoc()) << "the module has no memory plan";
+  PipelineOptions pipelineOptions;
+  setPipelineOptions(pipelineOptions, request);
+  // The same planner on the planned module: the pass runs last, so this is
+  // the plan it recorded (checked by the arena size).
+  ArenaLayout layout = layoutArena(func, pipelineOptions.alignment);
+  if (layout.arenaBytes != workspace.getInt())
+    return emitError(module.getLoc())
+           << "the memory plan report finds an arena of " << layout.arenaBytes
+           << " bytes, the plan has " << workspace.getInt();
+  if (!request.reportDir.empty()) {
+    if (auto ec = llvm::sys::fs::create_directories(request.reportDir))
+      return emitError(UnknownLoc::get(&ctx))
+             << "cannot create '" << request.reportDir << "': " << ec.message();
+    std::string base = joinPath(request.reportDir, request.name);
+    if (failed(writeFile(ctx, base + ".memory.txt",
+                         planTable(module, layout, model.path))) ||
+        failed(writeFile(ctx, base + ".memory.svg",
+                         planSvg(module, layout, model.path))))
+      return failure();
+  }
+  return checkMemoryBudget(module, layout, request.budget);
+}
+
 OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
                                  const CompileRequest &request) {
   if (failed(bindConstInputs(ctx, model, request.constInputs)))
@@ -103,9 +149,7 @@ OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
 
   PassManager pm(&ctx);
   PipelineOptions pipelineOptions;
-  pipelineOptions.fuse = request.fuse;
-  pipelineOptions.treeStrategy = request.treeStrategy;
-  pipelineOptions.treeNestedMaxNodes = request.treeNestedMaxNodes;
+  setPipelineOptions(pipelineOptions, request);
   if (request.emit == EmitKind::OnnxMlir)
     buildGraphPipeline(pm, pipelineOptions);
   else
@@ -122,6 +166,9 @@ LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
                            const CompileRequest &request) {
   OwningOpRef<ModuleOp> module = lowerModel(ctx, model, request);
   if (!module)
+    return failure();
+  if (request.emit != EmitKind::OnnxMlir &&
+      failed(reportAndCheckPlan(ctx, *module, model, request)))
     return failure();
 
   if (auto ec = llvm::sys::fs::create_directories(request.outDir))

@@ -2,6 +2,7 @@
 #ifndef ONNXCC_COMPILER_COMPILE_H
 #define ONNXCC_COMPILER_COMPILE_H
 
+#include "compiler/PlanReport.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "mlir/IR/MLIRContext.h"
 #include <map>
@@ -19,6 +20,8 @@ struct CompileRequest {
   EmitKind emit = EmitKind::Cpp;
   std::string outDir;
   std::string dumpIrDir;   ///< empty: no dumps
+  std::string reportDir;   ///< empty: no memory plan report (--report)
+  MemoryBudget budget;     ///< --max-arena, --max-weights
   std::string commandLine; ///< recorded in the generated header
   bool fuse = true;
   /// How tree ensembles are printed (onnxcc-choose-tree-strategy).

@@ -314,6 +314,7 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.treeStrategy = req.treeStrategy;
   creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
   creq.embedWeights = req.embedWeights;
+  creq.budget = req.budget;
   auto t0 = std::chrono::steady_clock::now();
   if (failed(compileModel(ctx, *model, creq)))
     return failure();

@@ -2,6 +2,7 @@
 #ifndef ONNXCC_COMPILER_VERIFY_H
 #define ONNXCC_COMPILER_VERIFY_H
 
+#include "compiler/PlanReport.h"
 #include <map>
 #include <string>
 #include <utility>
@@ -27,6 +28,7 @@ struct VerifyRequest {
   std::string treeStrategy = "auto"; ///< --tree-strategy
   int64_t treeNestedMaxNodes = 2048; ///< --tree-nested-max-nodes
   std::string embedWeights = "incbin"; ///< --embed-weights
+  MemoryBudget budget; ///< --max-arena, --max-weights, checked at every build
   /// --bisect: when outputs disagree, find the first node that diverges
   /// from onnxruntime run by this Python (which needs onnx, onnxruntime).
   bool bisect = false;

@@ -2,9 +2,11 @@
 //
 //   onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...
 //                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
+//                  [--max-arena BYTES] [--max-weights BYTES] [--report DIR]
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
 //                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
 //                  [--runtime-dir DIR] [--keep DIR] [--no-fuse]
+//                  [--max-arena BYTES] [--max-weights BYTES]
 //
 // Every error is one line, `onnxcc: error: <where>: <what>`, exit code 1.
 //
@@ -30,6 +32,7 @@ static const char *kCompileUsage =
     "                      [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
+    "                      [--max-arena BYTES] [--max-weights BYTES] [--report DIR]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
@@ -50,7 +53,16 @@ static const char *kCompileUsage =
     "                 incbin (default): N_weights.S pulls N.weights.bin in\n"
     "                 with .incbin (GNU assemblers: ELF, Mach-O, MinGW);\n"
     "                 array: N_weights.cpp holds the weights as a C++ array,\n"
-    "                 for any C++ compiler (WebAssembly, MSVC)\n";
+    "                 for any C++ compiler (WebAssembly, MSVC)\n"
+    "  --max-arena BYTES, --max-weights BYTES\n"
+    "                 fails unless the planned arena (working memory) or the\n"
+    "                 weight blob fits in BYTES; the error names the largest\n"
+    "                 tensors live at the peak, or the largest weights. BYTES\n"
+    "                 is an integer, optionally with K, M or G (KiB, MiB, GiB:\n"
+    "                 powers of 1024)\n"
+    "  --report DIR   writes the memory plan into DIR as N.memory.txt (one row\n"
+    "                 per arena buffer: program positions, offset, bytes, op)\n"
+    "                 and N.memory.svg (the arena over program order)\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"
@@ -58,12 +70,13 @@ static const char *kVerifyUsage =
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
+    "                      [--max-arena BYTES] [--max-weights BYTES]\n"
     "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
-    "  --const-input as for compile; the data sets' files for bound inputs\n"
-    "  are not fed\n"
+    "  --const-input, --max-arena, --max-weights as for compile; the data\n"
+    "  sets' files for bound inputs are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
     "  --keep DIR                   keeps the generated code and harness in DIR\n"
@@ -156,7 +169,8 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  std::string input, outDir, name, dumpIr, emit = "cpp", cxx, runtimeDir, keep,
+  std::string input, outDir, name, dumpIr, report, emit = "cpp", cxx,
+      runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper, python,
       treeStrategy = "auto", embedWeights = "incbin";
   int64_t treeNestedMaxNodes = 2048;
@@ -164,6 +178,7 @@ int main(int argc, char **argv) {
   std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
   bool fuse = true, bisect = false;
+  MemoryBudget budget;
 
   /// Options taking one string. Paths do not shape the output, so they stay
   /// out of the banner: output is byte-identical across directories.
@@ -179,7 +194,8 @@ int main(int argc, char **argv) {
       {"--exec-wrapper", &execWrapper, false},
       {"--runtime-dir", &runtimeDir, true}, {"--keep", &keep, true},
       {"--python", &python, true}, {"--tree-strategy", &treeStrategy, false},
-      {"--embed-weights", &embedWeights, false}};
+      {"--embed-weights", &embedWeights, false},
+      {"--report", &report, true}};
 
   // The flags recorded in the generated banner, as given.
   std::string commandLine;
@@ -229,6 +245,13 @@ int main(int argc, char **argv) {
       if (!value(v) || !parseInt(v, treeNestedMaxNodes) || treeNestedMaxNodes < 0)
         return usageError("--tree-nested-max-nodes needs a non-negative integer");
       record(a, v);
+    } else if (a == "--max-arena" || a == "--max-weights") {
+      // A budget checks the output but does not shape it: not recorded.
+      std::optional<int64_t> bytes;
+      if (!value(v) || !(bytes = parseByteCount(v)))
+        return usageError(a + " needs a byte count such as 65536, 64K, 1M or "
+                              "2G, got '" + v + "'");
+      (a == "--max-arena" ? budget.maxArena : budget.maxWeights) = bytes;
     } else if (a == "--no-fuse") {
       fuse = false;
       record(a, "");
@@ -253,6 +276,8 @@ int main(int argc, char **argv) {
                                            : "no model directory given");
 
   if (command == "verify") {
+    if (!report.empty())
+      return usageError("--report is an option of compile, not verify");
     VerifyRequest req;
     req.modelDir = input;
     req.dims = dims;
@@ -268,6 +293,7 @@ int main(int argc, char **argv) {
     req.treeStrategy = treeStrategy;
     req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.embedWeights = embedWeights;
+    req.budget = budget;
     req.commandLine = commandLine;
     req.bisect = bisect;
     if (!python.empty())
@@ -286,6 +312,10 @@ int main(int argc, char **argv) {
     req.emit = EmitKind::KernelMlir;
   else if (emit != "cpp")
     return usageError("--emit must be onnx-mlir, kernel-mlir or cpp, got '" + emit + "'");
+  if (req.emit == EmitKind::OnnxMlir &&
+      (!report.empty() || budget.maxArena || budget.maxWeights))
+    return usageError("--report, --max-arena and --max-weights need a memory "
+                      "plan, which --emit onnx-mlir does not make");
   if (name.empty()) {
     for (char c : llvm::sys::path::stem(input).str())
       name += isalnum((unsigned char)c) ? c : '_';
@@ -299,6 +329,8 @@ int main(int argc, char **argv) {
   req.constInputs = constInputs;
   req.outDir = outDir;
   req.dumpIrDir = dumpIr;
+  req.reportDir = report;
+  req.budget = budget;
   req.commandLine = commandLine;
   req.fuse = fuse;
   req.treeStrategy = treeStrategy;

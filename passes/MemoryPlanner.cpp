@@ -115,20 +115,35 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &requests,
   return plan;
 }
 
-int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
-                      int64_t alignment) {
+/// The most aligned bytes live at one program point, and the first point
+/// where it is reached: a sweep over lifetime starts and ends.
+static std::pair<int64_t, int64_t>
+peakLive(const std::vector<BufferRequest> &requests, int64_t alignment) {
   std::map<int64_t, int64_t> delta;
   for (const BufferRequest &r : requests) {
     int64_t size = alignedSize(r, alignment);
     delta[r.firstUse] += size;
     delta[r.lastUse + 1] -= size;
   }
-  int64_t live = 0, peak = 0;
+  int64_t live = 0, peak = 0, at = 0;
   for (auto [t, d] : delta) {
     live += d;
-    peak = std::max(peak, live);
+    if (live > peak) {
+      peak = live;
+      at = t;
+    }
   }
-  return peak;
+  return {peak, at};
+}
+
+int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
+                      int64_t alignment) {
+  return peakLive(requests, alignment).first;
+}
+
+int64_t peakLivePosition(const std::vector<BufferRequest> &requests,
+                         int64_t alignment) {
+  return peakLive(requests, alignment).second;
 }
 
 int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,

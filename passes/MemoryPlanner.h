@@ -36,6 +36,11 @@ MemoryPlan planMemory(const std::vector<BufferRequest> &requests,
 int64_t peakLiveBytes(const std::vector<BufferRequest> &requests,
                       int64_t alignment);
 
+/// The first program point at which peakLiveBytes() is reached (0 when
+/// there are no requests).
+int64_t peakLivePosition(const std::vector<BufferRequest> &requests,
+                         int64_t alignment);
+
 /// The largest sum of two buffers live at the same time (a reference point
 /// for reports: a plan needs at least this much).
 int64_t largestLivePairBytes(const std::vector<BufferRequest> &requests,

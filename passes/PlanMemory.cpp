@@ -15,6 +15,7 @@
 #include "dialects/Onnx/TensorLimits.h"
 #include "passes/MemoryPlanner.h"
 #include "passes/Passes.h"
+#include "passes/PlanMemory.h"
 
 #include "mlir/IR/Builders.h"
 #include "dialects/Onnx/ConstantData.h"
@@ -49,11 +50,14 @@ struct Home {
 
 class Planner {
 public:
-  Planner(func::FuncOp func, int64_t alignment)
-      : func(func), alignment(alignment) {}
+  /// With `apply` false the planner only fills `layout` and leaves the
+  /// IR as it is (layoutArena()).
+  Planner(func::FuncOp func, int64_t alignment, bool apply)
+      : func(func), alignment(alignment), apply(apply) {}
   void run();
 
   int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0, pairBytes = 0;
+  ArenaLayout layout;
 
 private:
   /// Results of kernel ops other than views and weights own storage.
@@ -86,9 +90,22 @@ private:
   void placeConcats();
   void placeInPlaceElementwise();
   void assignOffsets();
+  void recordLayout(const std::vector<BufferRequest> &reqs,
+                    const MemoryPlan &plan, ArrayRef<Value> order,
+                    ArrayRef<Operation *> scratchOps);
+  /// The independent buffer `v` lives in, and `v`'s offset inside it.
+  Value topOf(Value v, int64_t &offset) {
+    offset = 0;
+    while (homes.count(v) && homes[v].parent) {
+      offset += homes[v].offset;
+      v = homes[v].parent;
+    }
+    return v;
+  }
 
   func::FuncOp func;
   int64_t alignment;
+  bool apply;
   llvm::DenseMap<Operation *, int64_t> index;
   llvm::DenseMap<Value, int64_t> lastUse; // by storage root
   llvm::DenseMap<Value, Home> homes;
@@ -126,7 +143,9 @@ void Planner::placeConcats() {
       homes[root(in)] = Home{concat.getResult(), offset, -1};
       offset += bytesOf(in);
     }
-    concat->setAttr(k::KernelDialect::kInPlaceAttr, UnitAttr::get(func.getContext()));
+    if (apply)
+      concat->setAttr(k::KernelDialect::kInPlaceAttr,
+                      UnitAttr::get(func.getContext()));
   });
 }
 
@@ -151,17 +170,9 @@ void Planner::assignOffsets() {
   // Independent buffers and their lifetimes (members extend their parent's).
   llvm::DenseMap<Value, BufferRequest> requests;
   SmallVector<Value> order;
-  auto top = [&](Value v, int64_t &offset) {
-    offset = 0;
-    while (homes.count(v) && homes[v].parent) {
-      offset += homes[v].offset;
-      v = homes[v].parent;
-    }
-    return v;
-  };
   for (Value v : owned) {
     int64_t off;
-    Value t = top(v, off);
+    Value t = topOf(v, off);
     if (homes.count(t) && homes[t].output >= 0)
       continue;
     int64_t first = index[v.getDefiningOp()], last = lastUse[v];
@@ -188,10 +199,14 @@ void Planner::assignOffsets() {
   for (const BufferRequest &r : reqs)
     totalBytes += alignedSize(r, alignment);
 
-  Builder b(func.getContext());
   llvm::DenseMap<Value, int64_t> topOffset;
   for (auto [i, v] : llvm::enumerate(order))
     topOffset[v] = plan.offsets[i];
+  recordLayout(reqs, plan, order, scratchOps);
+  if (!apply)
+    return;
+
+  Builder b(func.getContext());
   for (auto [i, op] : llvm::enumerate(scratchOps))
     op->setAttr(k::KernelDialect::kScratchAttr,
                   b.getI64IntegerAttr(plan.offsets[order.size() + i]));
@@ -199,7 +214,7 @@ void Planner::assignOffsets() {
   llvm::DenseMap<Operation *, std::pair<SmallVector<int64_t>, SmallVector<int64_t>>> plans;
   for (Value v : owned) {
     int64_t off;
-    Value t = top(v, off);
+    Value t = topOf(v, off);
     Operation *def = v.getDefiningOp();
     auto &[buffers, offsets] = plans[def];
     if (buffers.empty()) {
@@ -217,6 +232,33 @@ void Planner::assignOffsets() {
   for (auto &[op, plan] : plans) {
     op->setAttr(k::KernelDialect::kBuffersAttr, b.getDenseI64ArrayAttr(plan.first));
     op->setAttr(k::KernelDialect::kOffsetsAttr, b.getDenseI64ArrayAttr(plan.second));
+  }
+}
+
+void Planner::recordLayout(const std::vector<BufferRequest> &reqs,
+                           const MemoryPlan &plan, ArrayRef<Value> order,
+                           ArrayRef<Operation *> scratchOps) {
+  layout.arenaBytes = plan.arenaBytes;
+  layout.peakLiveBytes = peakBytes;
+  layout.peakPosition = peakLivePosition(reqs, alignment);
+  layout.positions = index.size();
+  llvm::DenseMap<Value, size_t> bufferOf;
+  for (auto [i, r] : llvm::enumerate(reqs)) {
+    bool scratch = i >= order.size();
+    Operation *op = scratch ? scratchOps[i - order.size()]
+                            : order[i].getDefiningOp();
+    int result = scratch ? -1 : cast<OpResult>(order[i]).getResultNumber();
+    layout.buffers.push_back(
+        {op, result, r.size, plan.offsets[i], r.firstUse, r.lastUse});
+    if (!scratch)
+      bufferOf[order[i]] = i;
+  }
+  for (Value v : owned) {
+    int64_t off;
+    Value t = topOf(v, off);
+    auto it = bufferOf.find(t);
+    if (t != v && it != bufferOf.end())
+      ++layout.buffers[it->second].hosted;
   }
 }
 
@@ -333,7 +375,7 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     FailureOr<int64_t> blobBytes = planWeights(func);
     if (failed(blobBytes))
       return signalPassFailure();
-    Planner planner(func, alignment);
+    Planner planner(func, alignment, /*apply=*/true);
     planner.run();
     if (planner.arenaBytes > kMaxTensorBytes) {
       module.emitError() << "the memory plan needs an arena of "
@@ -355,3 +397,9 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
   }
 };
 } // namespace
+
+ArenaLayout onnxcc::layoutArena(func::FuncOp func, int64_t alignment) {
+  Planner planner(func, alignment, /*apply=*/false);
+  planner.run();
+  return std::move(planner.layout);
+}
