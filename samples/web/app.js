@@ -59,13 +59,14 @@ function show(input, probs) {
     image.data.set([g, g, g, 255], 4 * i);
   });
   preview.putImageData(image, 0, 0);
-  const best = probs.indexOf(Math.max(...probs));
+  // An empty pad has no prediction: highlight nothing.
+  const best = strokes.length ? probs.indexOf(Math.max(...probs)) : -1;
   rows.forEach(({ label, bar, value }, k) => {
     bar.style.width = `${(100 * probs[k]).toFixed(1)}%`;
     value.textContent = probs[k].toFixed(3);
     for (const e of [label, bar, value]) e.classList.toggle('best', k === best);
   });
-  predicted.textContent = strokes.length ? best : '';
+  predicted.textContent = best >= 0 ? best : '';
   return best;
 }
 
