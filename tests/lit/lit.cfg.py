@@ -49,7 +49,8 @@ config.substitutions.append(("%wasm_verify", " ".join([
     '--cxxflags "-O2 -msimd128 -fno-exceptions -fno-rtti -Wall -Wextra -Werror"',
     '--exec-wrapper "node --no-warnings ' +
     os.path.join(targets, "wasm", "wasi-run.mjs") + '"'])))
-for tool in ["arm-none-eabi-g++", "qemu-system-arm", "node"]:
+# Headless Chromium loads samples/web's page (e2e/web_page.test).
+for tool in ["arm-none-eabi-g++", "qemu-system-arm", "node", "chromium"]:
     if shutil.which(tool):
         config.available_features.add(tool)
 if all(os.path.exists(p) for p in ["/usr/lib/wasm32-wasi/libc.a",
