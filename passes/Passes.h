@@ -13,6 +13,7 @@ namespace onnxcc {
 
 #define GEN_PASS_REGISTRATION
 #include "passes/Passes.h.inc"
+
 } // namespace onnxcc
 
 #endif // ONNXCC_PASSES_PASSES_H

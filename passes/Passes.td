@@ -75,7 +75,17 @@ def LowerToKernel : Pass<"onnxcc-lower-to-kernel", "mlir::func::FuncOp"> {
     with a scalar arith/math body; Reshape, Flatten, Squeeze, Unsqueeze and
     Identity become aliasing `kernel.view`s. Every tensor must be static by
     now; ops without a kernel are all reported.
+
+    Constant weights may be laid out at compile time for the product that
+    reads them (a Gemm's B transposed for row panels). `layout-rows` makes
+    that choice as if each product had at least that many rows: shape
+    buckets pass their largest size, so every bucket lays a weight out the
+    same way and the buckets share one copy of it.
   }];
+  let options = [
+    Option<"layoutRows", "layout-rows", "int64_t", /*default=*/"0",
+           "rows the compile-time weight layouts are chosen for, at least">
+  ];
   let dependentDialects = ["::onnxcc::kernel::KernelDialect",
                            "::mlir::arith::ArithDialect",
                            "::mlir::math::MathDialect"];

@@ -31,7 +31,9 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   buildGraphPipeline(pm, options);
   OpPassManager &fn = pm.nest<func::FuncOp>();
   // One kernel call per op, over static shapes.
-  fn.addPass(createLowerToKernel());
+  LowerToKernelOptions lowerOptions;
+  lowerOptions.layoutRows = options.layoutRows;
+  fn.addPass(createLowerToKernel(lowerOptions));
   if (options.fuse)
     // Elementwise chains and activations become one loop / an epilogue.
     fn.addPass(createFuseElementwise());

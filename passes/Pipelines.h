@@ -22,6 +22,10 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "tree-nested-max-nodes",
       llvm::cl::desc("largest ensemble `auto` prints as nested branches"),
       llvm::cl::init(2048)};
+  Option<int64_t> layoutRows{
+      *this, "layout-rows",
+      llvm::cl::desc("rows weight layouts are chosen for, at least (buckets)"),
+      llvm::cl::init(0)};
 };
 
 /// onnx dialect (as imported) -> kernel dialect with a memory plan.

@@ -284,67 +284,6 @@ void Planner::run() {
   assignOffsets();
 }
 
-/// Weights up to this size are compared by content; larger ones only by
-/// identity (the same initializer), so that planning never reads (and, for
-/// mapped external data, never pages in) megabytes of weights.
-constexpr size_t kDedupeBytes = size_t(1) << 20;
-
-/// Gives every kernel.weight its place in the weight blob: 64-byte aligned,
-/// in program order, with identical contents (same type, same bytes)
-/// sharing one place. Returns the blob's size, or failure for a constant
-/// without a byte layout.
-FailureOr<int64_t> planWeights(func::FuncOp func) {
-  struct Placed {
-    Type type;
-    ArrayRef<char> bytes;
-    int64_t offset;
-  };
-  std::unordered_map<size_t, SmallVector<Placed, 1>> byHash;
-  llvm::DenseMap<Attribute, int64_t> byAttr;
-  std::deque<std::vector<char>> copies; // bytes of constants not in memory
-  int64_t total = 0;
-  Builder b(func.getContext());
-  WalkResult walk = func.walk([&](k::WeightOp w) {
-    ElementsAttr value = w.getValue();
-    if (auto it = byAttr.find(value); it != byAttr.end()) {
-      w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(it->second));
-      return WalkResult::advance();
-    }
-    ArrayRef<char> bytes;
-    if (auto raw = rawBytes(value)) {
-      bytes = *raw;
-    } else {
-      copies.emplace_back();
-      if (!appendRawBytes(value, copies.back())) {
-        w.emitError() << "cannot lay out constant " << value.getType();
-        return WalkResult::interrupt();
-      }
-      bytes = copies.back();
-    }
-    int64_t offset = alignTo(total, 64);
-    if (bytes.size() <= kDedupeBytes) {
-      size_t hash = llvm::hash_combine(
-          w.getType().getAsOpaquePointer(),
-          llvm::hash_value(StringRef(bytes.data(), bytes.size())));
-      auto &same = byHash[hash];
-      for (const Placed &p : same)
-        if (p.type == w.getType() && p.bytes == bytes) {
-          w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(p.offset));
-          byAttr[value] = p.offset;
-          return WalkResult::advance();
-        }
-      same.push_back({w.getType(), bytes, offset});
-    }
-    byAttr[value] = offset;
-    total = offset + bytes.size();
-    w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(offset));
-    return WalkResult::advance();
-  });
-  if (walk.wasInterrupted())
-    return failure();
-  return total;
-}
-
 struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
   using PlanMemoryBase::PlanMemoryBase;
   void runOnOperation() override {
@@ -403,3 +342,67 @@ ArenaLayout onnxcc::layoutArena(func::FuncOp func, int64_t alignment) {
   planner.run();
   return std::move(planner.layout);
 }
+
+namespace onnxcc {
+
+/// Gives every kernel.weight its place in the weight blob: 64-byte aligned,
+/// in program order, with identical contents (same type, same bytes)
+/// sharing one place. Returns the blob's size, or failure for a constant
+/// without a byte layout.
+FailureOr<int64_t> planWeights(ArrayRef<func::FuncOp> funcs,
+                               size_t compareBytes) {
+  struct Placed {
+    Type type;
+    ArrayRef<char> bytes;
+    int64_t offset;
+  };
+  std::unordered_map<size_t, SmallVector<Placed, 1>> byHash;
+  llvm::DenseMap<Attribute, int64_t> byAttr;
+  std::deque<std::vector<char>> copies; // bytes of constants not in memory
+  int64_t total = 0;
+  if (funcs.empty())
+    return 0;
+  Builder b(func::FuncOp(funcs.front()).getContext());
+  auto place = [&](k::WeightOp w) {
+    ElementsAttr value = w.getValue();
+    if (auto it = byAttr.find(value); it != byAttr.end()) {
+      w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(it->second));
+      return WalkResult::advance();
+    }
+    ArrayRef<char> bytes;
+    if (auto raw = rawBytes(value)) {
+      bytes = *raw;
+    } else {
+      copies.emplace_back();
+      if (!appendRawBytes(value, copies.back())) {
+        w.emitError() << "cannot lay out constant " << value.getType();
+        return WalkResult::interrupt();
+      }
+      bytes = copies.back();
+    }
+    int64_t offset = alignTo(total, 64);
+    if (bytes.size() <= compareBytes) {
+      size_t hash = llvm::hash_combine(
+          w.getType().getAsOpaquePointer(),
+          llvm::hash_value(StringRef(bytes.data(), bytes.size())));
+      auto &same = byHash[hash];
+      for (const Placed &p : same)
+        if (p.type == w.getType() && p.bytes == bytes) {
+          w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(p.offset));
+          byAttr[value] = p.offset;
+          return WalkResult::advance();
+        }
+      same.push_back({w.getType(), bytes, offset});
+    }
+    byAttr[value] = offset;
+    total = offset + bytes.size();
+    w->setAttr(k::KernelDialect::kBlobOffsetAttr, b.getI64IntegerAttr(offset));
+    return WalkResult::advance();
+  };
+  for (func::FuncOp func : funcs)
+    if (func.walk(place).wasInterrupted())
+      return failure();
+  return total;
+}
+
+} // namespace onnxcc

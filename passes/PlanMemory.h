@@ -40,6 +40,18 @@ struct ArenaLayout {
 /// The plan onnxcc-plan-memory makes for `func` with `alignment`.
 ArenaLayout layoutArena(mlir::func::FuncOp func, int64_t alignment);
 
+/// Weights up to this size are compared by content; larger ones only by
+/// identity (the same initializer), so that planning never reads (and, for
+/// mapped external data, never pages in) megabytes of weights.
+inline constexpr size_t kDedupeBytes = size_t(1) << 20;
+
+/// Gives every kernel.weight in `funcs` its place in one weight blob (the
+/// planner runs it per module; shape buckets run it again over every
+/// bucket so that they share one blob). Weights of at most `compareBytes`
+/// are deduplicated by content. Returns the blob's size.
+mlir::FailureOr<int64_t> planWeights(llvm::ArrayRef<mlir::func::FuncOp> funcs,
+                                     size_t compareBytes = kDedupeBytes);
+
 } // namespace onnxcc
 
 #endif // ONNXCC_PASSES_PLANMEMORY_H

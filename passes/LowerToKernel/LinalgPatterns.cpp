@@ -89,7 +89,9 @@ static Value matmul(PatternRewriter &rewriter, Location loc, Value a, Value b) {
 namespace {
 
 struct GemmPattern : OpRewritePattern<o::GemmOp> {
-  using OpRewritePattern::OpRewritePattern;
+  GemmPattern(MLIRContext *ctx, int64_t layoutRows)
+      : OpRewritePattern(ctx), layoutRows(layoutRows) {}
+  int64_t layoutRows;
   LogicalResult matchAndRewrite(o::GemmOp g, PatternRewriter &rewriter) const override {
     if (failed(requireNumeric(g, elementOf(g.getA()), rewriter)))
       return failure();
@@ -101,7 +103,7 @@ struct GemmPattern : OpRewritePattern<o::GemmOp> {
     // where B^T takes one horizontal sum per output (64x256x784: 911 -> 451
     // us). A single row is faster as dot products.
     auto a = cast<RankedTensorType>(g.getA().getType());
-    int64_t rows = a.getDimSize(g.getTransA() != 0 ? 1 : 0);
+    int64_t rows = std::max(a.getDimSize(g.getTransA() != 0 ? 1 : 0), layoutRows);
     if (transB && rows >= kGemmPanelRows && elementOf(b).isF32())
       if (Value t = transposedWeight(rewriter, g.getLoc(), b)) {
         b = t;
@@ -319,8 +321,9 @@ struct EinsumPattern : OpRewritePattern<o::EinsumOp> {
 
 } // namespace
 
-void populateLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<GemmPattern, MatMulPattern, EinsumPattern>(patterns.getContext());
+void populateLinalgPatterns(RewritePatternSet &patterns, int64_t layoutRows) {
+  patterns.add<GemmPattern>(patterns.getContext(), layoutRows);
+  patterns.add<MatMulPattern, EinsumPattern>(patterns.getContext());
 }
 
 } // namespace onnxcc

@@ -120,6 +120,7 @@ LogicalResult checkStatic(Operation *op) {
 }
 
 struct LowerToKernelPass : onnxcc::impl::LowerToKernelBase<LowerToKernelPass> {
+  using LowerToKernelBase::LowerToKernelBase;
   void runOnOperation() override;
 };
 
@@ -148,11 +149,11 @@ void LowerToKernelPass::runOnOperation() {
 
   RewritePatternSet patterns(ctx);
   populateElementwisePatterns(patterns);
-  populateLinalgPatterns(patterns);
+  populateLinalgPatterns(patterns, layoutRows);
   populateConvPoolPatterns(patterns);
   populateDataMovementPatterns(patterns);
   populateNormalizationPatterns(patterns);
-  populateRecurrentPatterns(patterns);
+  populateRecurrentPatterns(patterns, layoutRows);
   populateQuantizationPatterns(patterns);
   populateReductionPatterns(patterns);
   populateImagePatterns(patterns);

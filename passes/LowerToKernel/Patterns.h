@@ -44,11 +44,13 @@ mlir::Value transposedWeight(mlir::PatternRewriter &rewriter,
                              mlir::Location loc, mlir::Value v);
 
 void populateElementwisePatterns(mlir::RewritePatternSet &patterns);
-void populateLinalgPatterns(mlir::RewritePatternSet &patterns);
+/// `layoutRows`: the LowerToKernel option of that name.
+void populateLinalgPatterns(mlir::RewritePatternSet &patterns, int64_t layoutRows);
 void populateConvPoolPatterns(mlir::RewritePatternSet &patterns);
 void populateDataMovementPatterns(mlir::RewritePatternSet &patterns);
 void populateNormalizationPatterns(mlir::RewritePatternSet &patterns);
-void populateRecurrentPatterns(mlir::RewritePatternSet &patterns);
+void populateRecurrentPatterns(mlir::RewritePatternSet &patterns,
+                               int64_t layoutRows);
 void populateQuantizationPatterns(mlir::RewritePatternSet &patterns);
 void populateReductionPatterns(mlir::RewritePatternSet &patterns);
 void populateImagePatterns(mlir::RewritePatternSet &patterns);

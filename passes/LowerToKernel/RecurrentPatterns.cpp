@@ -34,10 +34,13 @@ LogicalResult checkRecurrentTypes(Operation *op, PatternRewriter &rewriter) {
 /// batch) becomes [dirs, I, G], which the runtime's GEMM streams where
 /// ONNX's layout takes one horizontal sum per output (lstm_classifier's 50
 /// x 256 x 40 projection: 49 -> 8 us).
+/// `layoutRows` is LowerToKernel's option: lay W out as if at least that
+/// many rows were projected.
 std::pair<Value, BoolAttr> kernelWeights(PatternRewriter &rewriter,
-                                         Location loc, Value x, Value w) {
+                                         Location loc, Value x, Value w,
+                                         int64_t layoutRows) {
   auto xs = cast<ShapedType>(x.getType()).getShape();
-  if (xs.size() == 3 && xs[0] * xs[1] >= kGemmPanelRows &&
+  if (xs.size() == 3 && std::max(xs[0] * xs[1], layoutRows) >= kGemmPanelRows &&
       getElementTypeOrSelf(w.getType()).isF32())
     if (Value t = transposedWeight(rewriter, loc, w))
       return {t, rewriter.getBoolAttr(true)};
@@ -52,12 +55,19 @@ IntegerAttr hiddenSize(Operation *op, Value r, std::optional<uint64_t> attr,
   return rewriter.getI64IntegerAttr(h);
 }
 
-struct RNNPattern : OpRewritePattern<o::RNNOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// A recurrent layer's pattern, which knows the layout-rows option.
+template <typename Op> struct RecurrentPattern : OpRewritePattern<Op> {
+  RecurrentPattern(MLIRContext *ctx, int64_t layoutRows)
+      : OpRewritePattern<Op>(ctx), layoutRows(layoutRows) {}
+  int64_t layoutRows;
+};
+
+struct RNNPattern : RecurrentPattern<o::RNNOp> {
+  using RecurrentPattern::RecurrentPattern;
   LogicalResult matchAndRewrite(o::RNNOp op, PatternRewriter &rewriter) const override {
     if (failed(checkRecurrentTypes(op, rewriter)))
       return failure();
-    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW());
+    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW(), layoutRows);
     rewriter.replaceOpWithNewOp<k::RNNOp>(
         op, op->getResultTypes(), op.getX(), w, op.getR(), op.getB(),
         op.getSequenceLens(), op.getInitialH(), op.getActivationsAttr(),
@@ -69,12 +79,12 @@ struct RNNPattern : OpRewritePattern<o::RNNOp> {
   }
 };
 
-struct GRUPattern : OpRewritePattern<o::GRUOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct GRUPattern : RecurrentPattern<o::GRUOp> {
+  using RecurrentPattern::RecurrentPattern;
   LogicalResult matchAndRewrite(o::GRUOp op, PatternRewriter &rewriter) const override {
     if (failed(checkRecurrentTypes(op, rewriter)))
       return failure();
-    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW());
+    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW(), layoutRows);
     rewriter.replaceOpWithNewOp<k::GRUOp>(
         op, op->getResultTypes(), op.getX(), w, op.getR(), op.getB(),
         op.getSequenceLens(), op.getInitialH(), op.getActivationsAttr(),
@@ -87,12 +97,12 @@ struct GRUPattern : OpRewritePattern<o::GRUOp> {
   }
 };
 
-struct LSTMPattern : OpRewritePattern<o::LSTMOp> {
-  using OpRewritePattern::OpRewritePattern;
+struct LSTMPattern : RecurrentPattern<o::LSTMOp> {
+  using RecurrentPattern::RecurrentPattern;
   LogicalResult matchAndRewrite(o::LSTMOp op, PatternRewriter &rewriter) const override {
     if (failed(checkRecurrentTypes(op, rewriter)))
       return failure();
-    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW());
+    auto [w, wt] = kernelWeights(rewriter, op.getLoc(), op.getX(), op.getW(), layoutRows);
     rewriter.replaceOpWithNewOp<k::LSTMOp>(
         op, op->getResultTypes(), op.getX(), w, op.getR(), op.getB(),
         op.getSequenceLens(), op.getInitialH(), op.getInitialC(), op.getP(),
@@ -107,8 +117,9 @@ struct LSTMPattern : OpRewritePattern<o::LSTMOp> {
 
 } // namespace
 
-void populateRecurrentPatterns(RewritePatternSet &patterns) {
-  patterns.add<RNNPattern, GRUPattern, LSTMPattern>(patterns.getContext());
+void populateRecurrentPatterns(RewritePatternSet &patterns, int64_t layoutRows) {
+  patterns.add<RNNPattern, GRUPattern, LSTMPattern>(patterns.getContext(),
+                                                    layoutRows);
 }
 
 } // namespace onnxcc
