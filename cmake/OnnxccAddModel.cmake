@@ -1,12 +1,13 @@
 # onnxcc_add_model(<target> MODEL <file.onnx> [NAME <c++ name>]
-#                  [DIMS name=value...] [FLAGS <onnxcc flags>...]
+#                  [DIMS name=value[,value...]...] [FLAGS <onnxcc flags>...]
 #                  [TARGET native|x86-64-v3|x86-64-v4|aarch64|generic]
 #                  [WEIGHTS incbin|array])
 #
 # Compiles the model at build time with onnxcc and adds a static library
 # <target> holding the generated code and its weights. The model is
 # recompiled when the .onnx file or the onnxcc binary changes. Link it and
-# #include "<name>.h" to call <name>::predict().
+# #include "<name>.h" to call <name>::predict(). A DIMS entry with several
+# sizes (batch=1,8,32) compiles shape buckets behind <name>::predict(rows, ...).
 #
 # TARGET names the CPU the generated code is built for (only its sources get
 # the flags; see docs/user-guide.md):
@@ -40,9 +41,20 @@ function(onnxcc_add_model target)
   endif()
   get_filename_component(model "${ARG_MODEL}" ABSOLUTE)
   set(out "${CMAKE_CURRENT_BINARY_DIR}/onnxcc/${target}")
+  # A DIMS entry with several sizes (batch=1,8,32) asks for shape buckets:
+  # one more header and source per size.
   set(dim_args)
+  set(bucket_files)
   foreach(dim IN LISTS ARG_DIMS)
     list(APPEND dim_args --dim ${dim})
+    if(dim MATCHES "^[^=]+=(.*,.*)$")
+      string(REPLACE "," ";" sizes "${CMAKE_MATCH_1}")
+      list(REMOVE_DUPLICATES sizes)
+      foreach(size IN LISTS sizes)
+        list(APPEND bucket_files "${out}/${ARG_NAME}_b${size}.h"
+                                 "${out}/${ARG_NAME}_b${size}.cpp")
+      endforeach()
+    endif()
   endforeach()
   set(weights "${ARG_WEIGHTS}")
   if(NOT weights)
@@ -64,6 +76,7 @@ function(onnxcc_add_model target)
     message(FATAL_ERROR "onnxcc_add_model(${target}): WEIGHTS must be incbin "
             "or array, got '${weights}'")
   endif()
+  list(APPEND generated ${bucket_files})
   add_custom_command(OUTPUT ${generated}
     COMMAND "${ONNXCC_EXECUTABLE}" compile "${model}" -o "${out}"
             --name ${ARG_NAME} ${dim_args} --embed-weights ${weights} ${ARG_FLAGS}
@@ -74,7 +87,10 @@ function(onnxcc_add_model target)
     set_source_files_properties("${out}/${ARG_NAME}_weights.S" PROPERTIES
       OBJECT_DEPENDS "${out}/${ARG_NAME}.weights.bin")
   endif()
-  add_library(${target} STATIC "${out}/${ARG_NAME}.cpp" ${weight_sources})
+  set(bucket_sources ${bucket_files})
+  list(FILTER bucket_sources INCLUDE REGEX "\\.cpp$")
+  add_library(${target} STATIC "${out}/${ARG_NAME}.cpp" ${weight_sources}
+                               ${bucket_sources})
   # ${out} also lets the assembler's .incbin find the weight blob.
   target_include_directories(${target} PUBLIC "${out}" "${ONNXCC_RUNTIME_INCLUDE_DIR}")
   target_compile_features(${target} PUBLIC cxx_std_17)

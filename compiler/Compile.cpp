@@ -5,6 +5,7 @@
 #include "compiler/Diagnostics.h"
 #include "compiler/InitAll.h"
 #include "compiler/frontend/ConstInputs.h"
+#include "dialects/Onnx/InertText.h"
 #include "passes/Pipelines.h"
 #include "passes/PlanMemory.h"
 #include "mlir/IR/Verifier.h"
@@ -86,6 +87,7 @@ static void setPipelineOptions(PipelineOptions &options,
   options.fuse = request.fuse;
   options.treeStrategy = request.treeStrategy;
   options.treeNestedMaxNodes = request.treeNestedMaxNodes;
+  options.layoutRows = request.layoutRows;
 }
 
 /// Writes the --report files, then checks the --max-arena / --max-weights
@@ -162,8 +164,111 @@ OwningOpRef<ModuleOp> lowerModel(MLIRContext &ctx, LoadedModel &model,
   return module;
 }
 
+/// Writes the weight blob in the form `request` asks for, as STEM_weights.S
+/// and STEM.weights.bin or as STEM_weights.cpp.
+static LogicalResult writeWeights(MLIRContext &ctx, LoadedModel &model,
+                                  const CompileRequest &request,
+                                  const std::string &stem,
+                                  const WeightBlob &blob) {
+  SmallString<256> baseBuf(request.outDir);
+  llvm::sys::path::append(baseBuf, stem);
+  std::string base(baseBuf);
+  if (request.embedWeights == "array")
+    return writeFile(ctx, base + "_weights.cpp", [&](llvm::raw_ostream &os) {
+      writeWeightsArray(os, stem, blob);
+    });
+  if (failed(writeFile(ctx, base + "_weights.S", weightsAssembly(stem, blob.size()))) ||
+      failed(writeFile(ctx, base + ".weights.bin", [&](llvm::raw_ostream &os) {
+        blob.write(os, [&](ArrayRef<char> bytes) { model.external.release(bytes); });
+      })))
+    return failure();
+  return success();
+}
+
+static EmitOptions emitOptionsFor(const CompileRequest &request,
+                                  const LoadedModel &model,
+                                  const std::string &name,
+                                  const std::string &weightsStem) {
+  EmitOptions options;
+  options.name = name;
+  options.modelPath = model.path;
+  options.commandLine = request.commandLine;
+  options.weights = request.embedWeights == "array" ? WeightEmbedding::Array
+                                                    : WeightEmbedding::Incbin;
+  options.weightsStem = weightsStem;
+  return options;
+}
+
+/// --dim D=S1,S2,...: lowers the model once per size, each with its own
+/// memory plan, places all their weights in one blob (identical contents
+/// once), and prints NAME_bS.{h,cpp} per size plus the NAME.{h,cpp}
+/// dispatcher.
+static LogicalResult compileBuckets(MLIRContext &ctx, LoadedModel &model,
+                                    const CompileRequest &request) {
+  Location loc = UnknownLoc::get(&ctx);
+  if (request.emit != EmitKind::Cpp)
+    return emitError(loc) << "--dim " << request.bucketDim
+                          << " with several sizes compiles C++ only; give one "
+                             "size to see the IR";
+  std::vector<OwningOpRef<ModuleOp>> modules;
+  SmallVector<func::FuncOp> funcs;
+  for (int64_t size : request.bucketSizes) {
+    CompileRequest one = request;
+    one.bucketSizes.clear();
+    one.dims[request.bucketDim] = size;
+    one.name = request.name + "_b" + std::to_string(size);
+    one.layoutRows = request.bucketSizes.back();
+    if (!modules.empty())
+      one.constInputs.clear(); // the model already holds them
+    if (!request.dumpIrDir.empty())
+      one.dumpIrDir = request.dumpIrDir + "/b" + std::to_string(size);
+    OwningOpRef<ModuleOp> module = lowerModel(ctx, model, one);
+    if (!module || failed(reportAndCheckPlan(ctx, *module, model, one)))
+      return failure();
+    funcs.push_back(module->lookupSymbol<func::FuncOp>("main"));
+    modules.push_back(std::move(module));
+  }
+  // Every bucket reads one blob: its weights are compared by content
+  // whatever their size, so no bucket adds a copy.
+  if (failed(planWeights(funcs, SIZE_MAX)))
+    return failure();
+  if (auto ec = llvm::sys::fs::create_directories(request.outDir))
+    return emitError(loc) << "cannot create '" << request.outDir
+                          << "': " << ec.message();
+  std::vector<EmittedModel> emitted(modules.size());
+  BucketSet set{request.name, request.bucketDim, model.path, request.commandLine,
+                request.bucketSizes, {}};
+  WeightBlob blob;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    std::string name = request.name + "_b" + std::to_string(request.bucketSizes[i]);
+    EmitOptions options = emitOptionsFor(request, model, name, request.name);
+    if (failed(emitCpp(*modules[i], options, emitted[i])))
+      return failure();
+    SmallString<256> base(request.outDir);
+    llvm::sys::path::append(base, name);
+    if (failed(writeFile(ctx, (base + ".h").str(), emitted[i].header)) ||
+        failed(writeFile(ctx, (base + ".cpp").str(), emitted[i].source)))
+      return failure();
+    set.buckets.push_back(&emitted[i]);
+  }
+  std::string header, source, error;
+  if (failed(emitBucketDispatch(set, header, source, error)))
+    return emitError(loc) << messageText(model.path, 1024) << ": --dim "
+                          << request.bucketDim << ": " << error;
+  for (EmittedModel &e : emitted)
+    blob.merge(std::move(e.weights));
+  SmallString<256> base(request.outDir);
+  llvm::sys::path::append(base, request.name);
+  if (failed(writeFile(ctx, (base + ".h").str(), header)) ||
+      failed(writeFile(ctx, (base + ".cpp").str(), source)))
+    return failure();
+  return writeWeights(ctx, model, request, request.name, blob);
+}
+
 LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
                            const CompileRequest &request) {
+  if (!request.bucketSizes.empty())
+    return compileBuckets(ctx, model, request);
   OwningOpRef<ModuleOp> module = lowerModel(ctx, model, request);
   if (!module)
     return failure();
@@ -184,28 +289,14 @@ LogicalResult compileModel(MLIRContext &ctx, LoadedModel &model,
                      [&](llvm::raw_ostream &os) {
                        module->print(os, printingFlags());
                      });
-  EmitOptions emitOptions{request.name, model.path, request.commandLine,
-                          request.embedWeights == "array"
-                              ? WeightEmbedding::Array
-                              : WeightEmbedding::Incbin};
   EmittedModel emitted;
-  if (failed(emitCpp(*module, emitOptions, emitted)))
+  if (failed(emitCpp(*module, emitOptionsFor(request, model, request.name, ""),
+                     emitted)))
     return failure();
   if (failed(writeFile(ctx, base + ".h", emitted.header)) ||
       failed(writeFile(ctx, base + ".cpp", emitted.source)))
     return failure();
-  if (emitOptions.weights == WeightEmbedding::Array)
-    return writeFile(ctx, base + "_weights.cpp", [&](llvm::raw_ostream &os) {
-      writeWeightsArray(os, request.name, emitted.weights);
-    });
-  if (failed(writeFile(ctx, base + "_weights.S", emitted.assembly)) ||
-      failed(writeFile(ctx, base + ".weights.bin", [&](llvm::raw_ostream &os) {
-        emitted.weights.write(os, [&](ArrayRef<char> bytes) {
-          model.external.release(bytes);
-        });
-      })))
-    return failure();
-  return success();
+  return writeWeights(ctx, model, request, request.name, emitted.weights);
 }
 
 } // namespace onnxcc

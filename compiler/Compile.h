@@ -30,6 +30,13 @@ struct CompileRequest {
   /// How the weight blob is linked: "incbin" (NAME_weights.S and
   /// NAME.weights.bin) or "array" (NAME_weights.cpp, for any C++ compiler).
   std::string embedWeights = "incbin";
+  /// Shape buckets (--dim batch=1,8,32): one specialisation per size of
+  /// `bucketDim`, in increasing order, behind one predict(rows, ...).
+  std::string bucketDim;
+  std::vector<int64_t> bucketSizes;
+  /// Weight layouts are chosen as if every product had at least this many
+  /// rows (the largest bucket, so that buckets share their weights).
+  int64_t layoutRows = 0;
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

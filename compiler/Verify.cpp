@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "compiler/Verify.h"
 
+#include "compiler/VerifyHarness.h"
+
 #include "compiler/Compare.h"
 #include "compiler/Compile.h"
 #include "compiler/frontend/ConstInputs.h"
@@ -83,91 +85,6 @@ int run(const std::string &program, const std::vector<std::string> &args,
   return llvm::sys::ExecuteAndWait(program, argv, std::nullopt, {}, 0, 0, &error);
 }
 
-std::string harnessSource(const std::string &name, int numInputs,
-                          int numOutputs) {
-  std::string s = "// onnxcc verify harness: raw inputs in, raw outputs out.\n"
-                  "#include \"" + name + ".h\"\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
-                  "#include <type_traits>\n#include <vector>\n\n"
-                  "#include \"onnxcc/types.h\"\n\n"
-                  "// A port with no elements is an empty tag: no bytes to move.\n"
-                  "template <typename T> static std::size_t bytes_of(const T &) {\n"
-                  "  return sizeof(T);\n}\n"
-                  "template <typename T>\n"
-                  "static std::size_t bytes_of(const onnxcc::rt::empty_tensor<T> &) {\n"
-                  "  return 0;\n}\n\n"
-                  "[[maybe_unused]] static bool io(const char *path, void *p, std::size_t n, bool rd) {\n"
-                  "  std::FILE *f = std::fopen(path, rd ? \"rb\" : \"wb\");\n"
-                  "  if (!f) return false;\n"
-                  "  std::size_t got = rd ? std::fread(p, 1, n, f) : std::fwrite(p, 1, n, f);\n"
-                  "  std::fclose(f);\n  return got == n;\n}\n\n"
-                  "// String ports hold one const char * per element; their files hold\n"
-                  "// the strings, each followed by a NUL byte.\n"
-                  "template <typename T>\n"
-                  "static constexpr bool is_strings =\n"
-                  "    std::is_same<typename std::remove_all_extents<T>::type, const char *>::value;\n\n"
-                  "[[maybe_unused]] static bool read_strings(const char *path, const char **p, std::size_t n) {\n"
-                  "  std::FILE *f = std::fopen(path, \"rb\");\n"
-                  "  if (!f) return false;\n"
-                  "  std::vector<char> bytes;\n"
-                  "  char chunk[4096];\n"
-                  "  for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, f)) > 0;)\n"
-                  "    bytes.insert(bytes.end(), chunk, chunk + got);\n"
-                  "  std::fclose(f);\n"
-                  "  // Kept for the life of the program (p points into it).\n"
-                  "  char *kept = static_cast<char *>(std::malloc(bytes.size() + 1));\n"
-                  "  if (!kept) return false;\n"
-                  "  std::memcpy(kept, bytes.data(), bytes.size());\n"
-                  "  std::size_t at = 0;\n"
-                  "  for (std::size_t i = 0; i < n; ++i) {\n"
-                  "    const void *end = std::memchr(kept + at, 0, bytes.size() - at);\n"
-                  "    if (!end) return false;\n"
-                  "    p[i] = kept + at;\n"
-                  "    at = static_cast<const char *>(end) - kept + 1;\n"
-                  "  }\n"
-                  "  return at == bytes.size();\n}\n\n"
-                  "[[maybe_unused]] static bool write_strings(const char *path, const char *const *p, std::size_t n) {\n"
-                  "  std::FILE *f = std::fopen(path, \"wb\");\n"
-                  "  if (!f) return false;\n"
-                  "  bool ok = true;\n"
-                  "  for (std::size_t i = 0; i < n; ++i) {\n"
-                  "    const char *v = p[i] ? p[i] : \"\";\n"
-                  "    std::size_t len = std::strlen(v) + 1;\n"
-                  "    ok &= std::fwrite(v, 1, len, f) == len;\n"
-                  "  }\n"
-                  "  std::fclose(f);\n  return ok;\n}\n\n"
-                  "template <typename T> static bool read_port(const char *path, T &p) {\n"
-                  "  if constexpr (is_strings<T>)\n"
-                  "    return read_strings(path, reinterpret_cast<const char **>(&p),\n"
-                  "                        sizeof(T) / sizeof(const char *));\n"
-                  "  else\n"
-                  "    return io(path, &p, bytes_of(p), true);\n}\n\n"
-                  "template <typename T> static bool write_port(const char *path, T &p) {\n"
-                  "  if constexpr (is_strings<T>)\n"
-                  "    return write_strings(path, reinterpret_cast<const char *const *>(&p),\n"
-                  "                         sizeof(T) / sizeof(const char *));\n"
-                  "  else\n"
-                  "    return io(path, &p, bytes_of(p), false);\n}\n\n";
-  for (int i = 0; i < numInputs; ++i)
-    s += "static " + name + "::Input" + std::to_string(i) + " in" + std::to_string(i) + ";\n";
-  for (int i = 0; i < numOutputs; ++i)
-    s += "static " + name + "::Output" + std::to_string(i) + " out" + std::to_string(i) + ";\n";
-  s += "static " + name + "::Workspace workspace;\n\nint main(int argc, char **argv) {\n"
-       "  if (argc != " + std::to_string(1 + numInputs + numOutputs) + ") return 2;\n";
-  for (int i = 0; i < numInputs; ++i)
-    s += "  if (!read_port(argv[" + std::to_string(1 + i) + "], in" +
-         std::to_string(i) + ")) return 3;\n";
-  s += "  " + name + "::predict(";
-  for (int i = 0; i < numInputs; ++i)
-    s += "in" + std::to_string(i) + ", ";
-  for (int i = 0; i < numOutputs; ++i)
-    s += "out" + std::to_string(i) + ", ";
-  s += "workspace);\n";
-  for (int i = 0; i < numOutputs; ++i)
-    s += "  if (!write_port(argv[" + std::to_string(1 + numInputs + i) + "], out" +
-         std::to_string(i) + ")) return 4;\n";
-  return s + "  return 0;\n}\n";
-}
-
 /// The elements of a STRING tensor: one string_data entry per element of
 /// its dims, none holding a NUL byte (a const char * cannot carry one).
 bool readStrings(const ::onnx::TensorProto &t, std::vector<char> &packed,
@@ -229,6 +146,22 @@ private:
   FailureOr<bool> runDataSet(const DataSet &set, const std::string &dir,
                              const std::string &exe);
   bool compareOutput(const DataSet &set, size_t o, StringRef gotPath);
+  /// Shape buckets: compiles once, then runs predict(rows, ...) at each
+  /// call size on the data sets' rows, repeated to that count.
+  int runBuckets();
+  LogicalResult collectRows();
+  FailureOr<bool> runCall(int64_t rows, const std::string &dir,
+                          const std::string &exe);
+
+  /// Every data set's rows, per port, concatenated (shape buckets).
+  struct PortRows {
+    std::string name;
+    Type element;
+    size_t rowBytes = 0;
+    std::vector<char> bytes;
+  };
+  std::vector<PortRows> inputRows, outputRows;
+  size_t totalRows = 0;
 
   const VerifyRequest &req;
   MLIRContext ctx;
@@ -305,6 +238,11 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   std::string binding;
   for (auto &[k, v] : dims)
     binding += (binding.empty() ? "" : ",") + k + "=" + std::to_string(v);
+  if (!req.bucketSizes.empty()) {
+    binding += (binding.empty() ? "" : ",") + req.bucketDim + "=";
+    for (size_t i = 0; i < req.bucketSizes.size(); ++i)
+      binding += (i ? "," : "") + std::to_string(req.bucketSizes[i]);
+  }
   CompileRequest creq;
   creq.dims = dims;
   creq.name = "model";
@@ -315,6 +253,8 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
   creq.embedWeights = req.embedWeights;
   creq.budget = req.budget;
+  creq.bucketDim = req.bucketDim;
+  creq.bucketSizes = req.bucketSizes;
   auto t0 = std::chrono::steady_clock::now();
   if (failed(compileModel(ctx, *model, creq)))
     return failure();
@@ -323,7 +263,10 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   {
     std::error_code ec;
     llvm::raw_fd_ostream os(harness, ec);
-    os << harnessSource("model", numInputs, model->proto.graph().output_size());
+    int numOutputs = model->proto.graph().output_size();
+    os << (req.bucketSizes.empty()
+               ? harnessSource("model", numInputs, numOutputs)
+               : bucketHarnessSource("model", numInputs, numOutputs));
   }
   t0 = std::chrono::steady_clock::now();
   std::string exe = joinPath(dir, "harness"), error;
@@ -333,8 +276,10 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
                          joinPath(dir, "model.cpp"),
                          joinPath(dir, req.embedWeights == "array"
                                            ? "model_weights.cpp"
-                                           : "model_weights.S"),
-                         "-o", exe});
+                                           : "model_weights.S")});
+  for (int64_t size : req.bucketSizes)
+    cmd.push_back(joinPath(dir, "model_b" + Twine(size) + ".cpp"));
+  cmd.insert(cmd.end(), {"-o", exe});
   if (int rc = onnxcc::run(cxxPath, cmd, error)) {
     failWith(dir, "building the generated code failed (" + cxx + " exit " +
                   std::to_string(rc) + ")" + (error.empty() ? "" : ": " + error));
@@ -451,6 +396,8 @@ int Verifier::run() {
     for (size_t k : llvm::reverse(bound))
       if (k < set.inputs.size())
         set.inputs.erase(set.inputs.begin() + k);
+  if (!req.bucketSizes.empty())
+    return findTools().succeeded() ? runBuckets() : 1;
   if (failed(groupDataSets()) || failed(findTools()))
     return 1;
   bool allOk = true;
@@ -466,6 +413,153 @@ int Verifier::run() {
         return 1;
       allOk &= *ok;
     }
+  }
+  if (req.workDir.empty())
+    llvm::sys::fs::remove_directories(workDir);
+  llvm::outs() << (allOk ? "PASS " : "FAIL ") << messageText(req.modelDir, 1024) << "\n";
+  disagreed = !allOk;
+  return allOk ? 0 : 1;
+}
+
+LogicalResult Verifier::collectRows() {
+  auto collect = [&](std::vector<::onnx::TensorProto> DataSet::*tensors,
+                     std::vector<PortRows> &ports, bool isInput) -> LogicalResult {
+    for (const DataSet &set : sets) {
+      const auto &ts = set.*tensors;
+      if (ports.empty())
+        ports.resize(ts.size());
+      if (ts.size() != ports.size())
+        return failWith(set.dir, "has a different number of tensors than the "
+                                 "first data set"),
+               failure();
+      size_t setRows = 0;
+      for (size_t k = 0; k < ts.size(); ++k) {
+        std::string err, where = joinPath(set.dir, (isInput ? "input_" : "output_") +
+                                                       Twine(k) + ".pb");
+        std::vector<char> bytes;
+        auto type = tensorTypeOf(&ctx, ts[k], err);
+        ExternalData external{set.dir, {}};
+        if (!type || !readTensorBytes(ts[k], external, type, bytes, err))
+          return failWith(where, err), failure();
+        if (type.getRank() == 0 || type.getDimSize(0) <= 0)
+          return failWith(where, "has no leading dimension to take rows from"),
+                 failure();
+        size_t rows = type.getDimSize(0), rowBytes = bytes.size() / rows;
+        PortRows &p = ports[k];
+        if (p.bytes.empty()) {
+          p = {ts[k].name(), type.getElementType(), rowBytes, {}};
+        } else if (p.rowBytes != rowBytes || p.element != type.getElementType()) {
+          return failWith(where, "rows differ from the first data set's"), failure();
+        }
+        if (k && rows != setRows)
+          return failWith(where, "has " + std::to_string(rows) + " rows, the "
+                                 "data set's other tensors " +
+                                 std::to_string(setRows)),
+                 failure();
+        setRows = rows;
+        llvm::append_range(p.bytes, bytes);
+      }
+      if (isInput)
+        totalRows += setRows;
+    }
+    return success();
+  };
+  if (failed(collect(&DataSet::inputs, inputRows, true)) ||
+      failed(collect(&DataSet::outputs, outputRows, false)))
+    return failure();
+  return success();
+}
+
+FailureOr<bool> Verifier::runCall(int64_t rows, const std::string &dir,
+                                  const std::string &exe) {
+  // Row r of a call is row r % totalRows of the data sets, in order.
+  auto tile = [&](const PortRows &p) {
+    std::vector<char> out;
+    for (int64_t r = 0; r < rows; ++r) {
+      const char *row = p.bytes.data() + (r % totalRows) * p.rowBytes;
+      out.insert(out.end(), row, row + p.rowBytes);
+    }
+    return out;
+  };
+  std::vector<std::string> args = wrapper;
+  args.push_back(exe);
+  args.push_back(std::to_string(rows));
+  for (size_t i = 0; i < inputRows.size(); ++i) {
+    std::string path = joinPath(dir, "in" + Twine(i) + ".bin");
+    std::vector<char> bytes = tile(inputRows[i]);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    os.write(bytes.data(), bytes.size());
+    args.push_back(path);
+  }
+  size_t firstOutput = args.size();
+  for (size_t o = 0; o < outputRows.size(); ++o)
+    args.push_back(joinPath(dir, "out" + Twine(o) + ".bin"));
+  std::string error;
+  if (int rc = onnxcc::run(wrapper.empty() ? exe : wrapperPath, args, error))
+    return failWith(dir, "the generated program failed at " +
+                             std::to_string(rows) + " rows (exit " +
+                             std::to_string(rc) + ")"),
+           failure();
+  bool ok = true;
+  for (size_t o = 0; o < outputRows.size(); ++o) {
+    std::vector<char> ref = tile(outputRows[o]);
+    auto got = llvm::MemoryBuffer::getFile(args[firstOutput + o]);
+    if (!got || (*got)->getBufferSize() != ref.size())
+      return failWith(dir, "output " + std::to_string(o) + " at " +
+                               std::to_string(rows) + " rows has the wrong size"),
+             failure();
+    ArrayRef<char> gotBytes((*got)->getBufferStart(), (*got)->getBufferSize());
+    Comparison c = compareTensors(outputRows[o].element, gotBytes, ref, req.atol,
+                                  req.rtol);
+    bool match = c.mismatches == 0;
+    llvm::outs() << "rows=" << rows << " output " << o << " '"
+                 << messageText(outputRows[o].name) << "' (" << c.count
+                 << " values): max abs err " << llvm::format("%.3g", c.maxAbs)
+                 << ", max rel err " << llvm::format("%.3g", c.maxRel)
+                 << (match ? "  ok" : "  MISMATCH") << "\n";
+    ok &= match;
+  }
+  return ok;
+}
+
+int Verifier::runBuckets() {
+  numInputs = graphInputs(model->proto.graph()).size();
+  std::map<std::string, int64_t> dims = req.dims;
+  for (const SymbolicDim &d : listSymbolicDims(model->proto)) {
+    if (d.name == req.bucketDim || dims.count(d.name))
+      continue;
+    const auto &t = sets[0].inputs[d.inputIndex];
+    if (d.index >= t.dims_size())
+      return failWith(sets[0].dir, "input '" + d.input + "' has rank " +
+                                       std::to_string(t.dims_size()));
+    dims[d.name] = t.dims(d.index);
+  }
+  if (failed(collectRows()))
+    return 1;
+  // Each bucket exactly, a call padded up to it, and chunks of the largest.
+  std::vector<int64_t> calls = req.calls;
+  if (calls.empty()) {
+    int64_t previous = 0;
+    for (int64_t size : req.bucketSizes) {
+      if (previous + 1 < size)
+        calls.push_back(previous + 1);
+      calls.push_back(size);
+      previous = size;
+    }
+    calls.push_back(previous + 1);
+    calls.push_back(2 * previous + 1);
+  }
+  std::string dir = joinPath(workDir, "buckets");
+  FailureOr<std::string> exe = build(dims, dir);
+  if (failed(exe))
+    return 1;
+  bool allOk = true;
+  for (int64_t rows : calls) {
+    FailureOr<bool> ok = runCall(rows, dir, *exe);
+    if (failed(ok))
+      return 1;
+    allOk &= *ok;
   }
   if (req.workDir.empty())
     llvm::sys::fs::remove_directories(workDir);

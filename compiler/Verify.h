@@ -28,6 +28,10 @@ struct VerifyRequest {
   std::string treeStrategy = "auto"; ///< --tree-strategy
   int64_t treeNestedMaxNodes = 2048; ///< --tree-nested-max-nodes
   std::string embedWeights = "incbin"; ///< --embed-weights
+  /// Shape buckets (--dim NAME=S1,S2,...): predict(rows, ...) is run at
+  /// each of `calls` rows, the data sets' rows repeated to that count.
+  std::string bucketDim;
+  std::vector<int64_t> bucketSizes, calls;
   MemoryBudget budget; ///< --max-arena, --max-weights, checked at every build
   /// --bisect: when outputs disagree, find the first node that diverges
   /// from onnxruntime run by this Python (which needs onnx, onnxruntime).

@@ -19,6 +19,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include <cerrno>
@@ -36,6 +37,12 @@ static const char *kCompileUsage =
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
+    "  --dim K=V1,V2,...\n"
+    "                 shape buckets: one specialisation per size of K (one\n"
+    "                 dimension, leading every input and output) sharing\n"
+    "                 one weight blob, behind N::predict(rows, ...), which\n"
+    "                 runs the smallest bucket >= rows and splits larger\n"
+    "                 calls; each also has its own N_bV::predict\n"
     "  --const-input NAME=FILE.pb\n"
     "                 binds graph input NAME to the TensorProto in FILE.pb at\n"
     "                 compile time (a shape it decides becomes static);\n"
@@ -80,6 +87,11 @@ static const char *kVerifyUsage =
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
     "  --keep DIR                   keeps the generated code and harness in DIR\n"
+    "  --dim K=V1,V2,...            shape buckets (as for compile): runs\n"
+    "                               predict(rows, ...) with the data sets' rows\n"
+    "                               repeated to each count of --calls (default:\n"
+    "                               each size, one more than each, and 2 x the\n"
+    "                               largest + 1)\n"
     "  --bisect                     when outputs disagree, compares every\n"
     "                               intermediate tensor of data set 0 with\n"
     "                               onnxruntime and names the first node that\n"
@@ -103,21 +115,41 @@ static bool isHelp(const std::string &arg) {
 }
 
 /// Parses "NAME=VALUE" with VALUE a positive dimension.
+/// --dim NAME=SIZE pins a dimension; --dim NAME=S1,S2,... (one dimension
+/// only) asks for one shape bucket per size.
 static bool parseDim(const std::string &arg, std::map<std::string, int64_t> &dims,
+                     std::string &bucketDim, std::vector<int64_t> &buckets,
                      std::string &error) {
   size_t eq = arg.find('=');
   if (eq == std::string::npos || eq == 0) {
     error = "--dim expects NAME=VALUE, got '" + arg + "'";
     return false;
   }
-  std::string value = arg.substr(eq + 1);
-  char *end = nullptr;
-  long long v = std::strtoll(value.c_str(), &end, 10);
-  if (value.empty() || *end || v <= 0 || v > kMaxDim) {
-    error = "--dim " + arg.substr(0, eq) + " needs a positive size, got '" + value + "'";
+  std::string name = arg.substr(0, eq);
+  std::vector<int64_t> sizes;
+  for (llvm::StringRef value : llvm::split(llvm::StringRef(arg).substr(eq + 1), ',')) {
+    std::string text = value.str();
+    char *end = nullptr;
+    long long v = std::strtoll(text.c_str(), &end, 10);
+    if (text.empty() || *end || v <= 0 || v > kMaxDim) {
+      error = "--dim " + name + " needs a positive size, got '" + text + "'";
+      return false;
+    }
+    sizes.push_back(v);
+  }
+  if (sizes.size() == 1) {
+    dims[name] = sizes[0];
+    return true;
+  }
+  if (!bucketDim.empty()) {
+    error = "--dim " + name + ": only one dimension can have several sizes, and " +
+            bucketDim + " already has";
     return false;
   }
-  dims[arg.substr(0, eq)] = v;
+  llvm::sort(sizes);
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+  bucketDim = name;
+  buckets = sizes;
   return true;
 }
 
@@ -175,6 +207,9 @@ int main(int argc, char **argv) {
       treeStrategy = "auto", embedWeights = "incbin";
   int64_t treeNestedMaxNodes = 2048;
   std::map<std::string, int64_t> dims;
+  std::string bucketDim; // --dim NAME=S1,S2,...: shape buckets
+  std::vector<int64_t> bucketSizes;
+  std::vector<int64_t> calls; // verify: row counts predict(rows, ...) is run at
   std::map<std::string, std::string> constInputs;
   double atol = 1e-4, rtol = 1e-4;
   bool fuse = true, bisect = false;
@@ -224,7 +259,7 @@ int main(int argc, char **argv) {
     if (a == "--dim") {
       if (!value(v))
         return usageError("--dim needs NAME=VALUE");
-      if (!parseDim(v, dims, error))
+      if (!parseDim(v, dims, bucketDim, bucketSizes, error))
         return usageError(error);
       record(a, v);
     } else if (a == "--const-input") {
@@ -241,6 +276,15 @@ int main(int argc, char **argv) {
         return usageError(a + " needs a non-negative number");
       (a == "--atol" ? atol : rtol) = d;
       record(a, v);
+    } else if (a == "--calls") {
+      if (!value(v))
+        return usageError("--calls needs row counts such as 1,5,8,33");
+      for (llvm::StringRef c : llvm::split(v, ',')) {
+        int64_t rows;
+        if (!parseInt(c.str(), rows) || rows <= 0 || rows > kMaxDim)
+          return usageError("--calls needs positive row counts, got '" + c.str() + "'");
+        calls.push_back(rows);
+      }
     } else if (a == "--tree-nested-max-nodes") {
       if (!value(v) || !parseInt(v, treeNestedMaxNodes) || treeNestedMaxNodes < 0)
         return usageError("--tree-nested-max-nodes needs a non-negative integer");
@@ -268,6 +312,10 @@ int main(int argc, char **argv) {
   if (treeStrategy != "auto" && treeStrategy != "nested" && treeStrategy != "array")
     return usageError("--tree-strategy must be auto, nested or array, got '" +
                       treeStrategy + "'");
+  if (!bucketDim.empty() && dims.count(bucketDim))
+    return usageError("--dim " + bucketDim + " is given a size and a list of sizes");
+  if (!calls.empty() && bucketDim.empty())
+    return usageError("--calls needs shape buckets (--dim NAME=S1,S2,...)");
   if (embedWeights != "incbin" && embedWeights != "array")
     return usageError("--embed-weights must be incbin or array, got '" +
                       embedWeights + "'");
@@ -293,6 +341,9 @@ int main(int argc, char **argv) {
     req.treeStrategy = treeStrategy;
     req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.embedWeights = embedWeights;
+    req.bucketDim = bucketDim;
+    req.bucketSizes = bucketSizes;
+    req.calls = calls;
     req.budget = budget;
     req.commandLine = commandLine;
     req.bisect = bisect;
@@ -336,6 +387,8 @@ int main(int argc, char **argv) {
   req.treeStrategy = treeStrategy;
   req.treeNestedMaxNodes = treeNestedMaxNodes;
   req.embedWeights = embedWeights;
+  req.bucketDim = bucketDim;
+  req.bucketSizes = bucketSizes;
 
   mlir::MLIRContext ctx;
   initContext(ctx);

@@ -154,18 +154,19 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   llvm::raw_string_ostream raw(s);
   raw_indented_ostream os(raw);
   const std::string &n = options.name;
+  const std::string &w = options.weightsStem.empty() ? n : options.weightsStem;
   os << banner() << "#include \"" << n << ".h\"\n\n#include \"onnxcc/runtime.h\"\n\n"
      << "// The weight blob, linked from "
      << (options.weights == WeightEmbedding::Incbin
-             ? n + "_weights.S (.incbin of " + n + ".weights.bin).\n"
-             : n + "_weights.cpp (a C++ array).\n")
-     << "extern \"C\" const unsigned char onnxcc_" << n << "_weights[];\n\n"
+             ? w + "_weights.S (.incbin of " + w + ".weights.bin).\n"
+             : w + "_weights.cpp (a C++ array).\n")
+     << "extern \"C\" const unsigned char onnxcc_" << w << "_weights[];\n\n"
      << planComment() << "namespace " << n << " {\n\n";
   std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
   os << "void predict(" << params << ", Workspace &workspace) {\n";
   os.indent();
   os << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
-     << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << n
+     << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << w
      << "_weights;\n";
   for (const Port &p : ports) {
     const char *bytes = p.isInput ? "const unsigned char" : "unsigned char";
@@ -254,8 +255,13 @@ LogicalResult Emitter::run() {
   emitHeader(func);
   if (failed(emitSource(func)) || unplanned)
     return failure();
-  if (options.weights == WeightEmbedding::Incbin)
-    out.assembly = weightsAssembly(options.name, out.weights.size());
+  for (const Port &p : ports)
+    out.ports.push_back({p.isInput, p.name, p.element(),
+                         std::vector<int64_t>(p.type.getShape().begin(),
+                                              p.type.getShape().end()),
+                         p.isStrings()});
+  if (auto a = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kWorkspaceAttr))
+    out.workspaceBytes = a.getInt();
   return success();
 }
 

@@ -24,6 +24,18 @@ struct EmitOptions {
   std::string modelPath;   ///< for the header comment
   std::string commandLine; ///< flags that shaped the output
   WeightEmbedding weights = WeightEmbedding::Incbin;
+  /// The stem of the weight blob's files and symbol (onnxcc_STEM_weights);
+  /// empty: `name`. Shape buckets name one blob that every bucket shares.
+  std::string weightsStem;
+};
+
+/// A graph input or output as the shape-bucket dispatcher sees it.
+struct PortSummary {
+  bool isInput;
+  std::string name;    ///< C++ parameter name (in_x, out_y)
+  std::string element; ///< C++ element type
+  std::vector<int64_t> shape;
+  bool strings;
 };
 
 /// The weight blob as pieces at the offsets the planner chose
@@ -34,6 +46,9 @@ class WeightBlob {
 public:
   /// Places `bytes` at `offset`; `bytes` must outlive the blob.
   void place(uint64_t offset, llvm::ArrayRef<char> bytes);
+  /// Moves in the pieces of `other` at offsets this blob lacks: blobs
+  /// planned together (shape buckets) share the pieces they have in common.
+  void merge(WeightBlob &&other);
   /// Places a copy of `bytes` (converted or expanded constants).
   void placeCopy(uint64_t offset, std::vector<char> bytes);
   uint64_t size() const { return total; }
@@ -57,9 +72,25 @@ private:
 struct EmittedModel {
   std::string header;   ///< NAME.h
   std::string source;   ///< NAME.cpp
-  std::string assembly; ///< NAME_weights.S (incbin of the blob), if Incbin
   WeightBlob weights;   ///< NAME.weights.bin, or NAME_weights.cpp if Array
+  std::vector<PortSummary> ports; ///< inputs, then outputs
+  int64_t workspaceBytes = 0;
 };
+
+/// One library holding a specialisation per size of one dimension
+/// (--dim batch=1,8,32): `buckets[i]` is the emitted code of NAME_b<size>.
+struct BucketSet {
+  std::string name, dim, modelPath, commandLine;
+  std::vector<int64_t> sizes; ///< increasing
+  std::vector<const EmittedModel *> buckets;
+};
+
+/// Prints NAME.h and NAME.cpp: predict(rows, ...) runs the smallest bucket
+/// of at least `rows` rows (padding through a staging area in the
+/// workspace), and rows beyond the largest in chunks of it. Fails, with
+/// `error` set, when the dimension does not lead every port.
+mlir::LogicalResult emitBucketDispatch(const BucketSet &set, std::string &header,
+                                       std::string &source, std::string &error);
 
 /// NAME_weights.S: defines onnxcc_NAME_weights from NAME.weights.bin.
 std::string weightsAssembly(const std::string &name, uint64_t size);

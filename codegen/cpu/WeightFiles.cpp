@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/cpu/CppEmitter.h"
 
-#include <array>
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
 
@@ -22,6 +23,19 @@ void WeightBlob::place(uint64_t offset, ArrayRef<char> bytes) {
 void WeightBlob::placeCopy(uint64_t offset, std::vector<char> bytes) {
   total = std::max<uint64_t>(total, offset + bytes.size());
   pieces.push_back({offset, {}, std::move(bytes)});
+}
+
+void WeightBlob::merge(WeightBlob &&other) {
+  llvm::DenseSet<uint64_t> have;
+  for (const Piece &p : pieces)
+    have.insert(p.offset);
+  for (Piece &p : other.pieces)
+    if (have.insert(p.offset).second)
+      pieces.push_back(std::move(p));
+  llvm::sort(pieces, [](const Piece &a, const Piece &b) {
+    return a.offset < b.offset;
+  });
+  total = std::max(total, other.total);
 }
 
 void WeightBlob::write(llvm::raw_ostream &os,
