@@ -59,6 +59,17 @@ TEST(Gemm, VectorWidthEdges) {
   checkGemm<4, 2 * kVecWidth, 9, false>();
   checkGemm<7, 3 * kVecWidth + 3, 17, false>();
   checkGemm<2, 300, 11, false>(); // crosses a column block
+  checkGemm<3, 257, 5, false>();  // last block narrower than a vector
+}
+
+// Panels of kTileRows rows, then 4, then 1; tails narrower than a vector
+// rerun the row's last whole vector (overlapping columns already done).
+TEST(Gemm, TileRowEdges) {
+  checkGemm<kTileRows, kVecWidth + 2, 13, false>();
+  checkGemm<kTileRows - 1, 2 * kVecWidth + 1, 6, false>();
+  checkGemm<kTileRows + 1, kVecWidth, 3, false>();
+  checkGemm<2 * kTileRows + 5, 3 * kVecWidth - 1, 19, false>();
+  checkGemm<kTileRows + 4, 49, 64, false>(); // a 7x7 map
 }
 
 TEST(Gemm, TransposedBVectorWidthEdges) {
