@@ -91,6 +91,17 @@ def LowerToKernel : Pass<"onnxcc-lower-to-kernel", "mlir::func::FuncOp"> {
                            "::mlir::math::MathDialect"];
 }
 
+def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
+                                "mlir::func::FuncOp"> {
+  let summary = "decide which kernel runs each kernel.conv2d";
+  let description = [{
+    Sets `algorithm` on every `kernel.conv2d`, which the planner (scratch
+    size) and the emitter (the kernel called) only read: `pointwise` for a
+    1x1, stride-1, unpadded convolution (a GEMM on the input itself),
+    `im2col` otherwise. Later kernels (depthwise, Winograd) are chosen here.
+  }];
+}
+
 def ChooseTreeStrategy : Pass<"onnxcc-choose-tree-strategy",
                                "mlir::func::FuncOp"> {
   let summary = "decide how each tree ensemble is printed";

@@ -37,6 +37,8 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   if (options.fuse)
     // Elementwise chains and activations become one loop / an epilogue.
     fn.addPass(createFuseElementwise());
+  // Each convolution's kernel, read by the planner and the emitter.
+  fn.addPass(createChooseConvAlgorithm());
   // Small tree ensembles are printed as nested branches.
   ChooseTreeStrategyOptions treeOptions;
   treeOptions.strategy = options.treeStrategy;

@@ -58,7 +58,8 @@ static LogicalResult printConv2d(PrintContext &c, raw_indented_ostream &os,
      << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
      << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
      << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
-     << op.getGroup() << ">>(\n";
+     << op.getGroup() << ">, onnxcc::rt::conv_algo::" << op.getAlgorithm()
+     << ">(\n";
   os.indent().indent();
   os << c.ptr(op.getInput()) << ", " << c.ptr(op.getWeight()) << ", "
      << c.ptr(op.getBias()) << ",\n" << c.ptr(op.getResult()) << ", ";

@@ -125,17 +125,29 @@ LogicalResult Conv2dOp::verify() {
   if (w.size() != 4 || b.size() != 1 || b[0] != w[0])
     return emitOpError() << "expects OIHW weight and [O] bias, got ranks "
                          << w.size() << " and " << b.size();
+  if (!canUse(getAlgorithm()))
+    return emitOpError() << "cannot use algorithm '" << getAlgorithm()
+                         << "' for this convolution";
   return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
                           /*allowEmpty=*/true);
+}
+
+bool Conv2dOp::canUse(StringRef algorithm) {
+  auto w = cast<ShapedType>(getWeight().getType()).getShape();
+  if (algorithm == "im2col")
+    return true;
+  if (algorithm == "pointwise")
+    return w[2] == 1 && w[3] == 1 &&
+           llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
+           llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
+  return false;
 }
 
 int64_t Conv2dOp::getScratchElements() {
   auto x = cast<ShapedType>(getInput().getType()).getShape();
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   auto y = cast<ShapedType>(getType()).getShape();
-  bool pointwise = w[2] == 1 && w[3] == 1 && llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
-                   llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
-  if (pointwise || cast<ShapedType>(getType()).getNumElements() == 0)
+  if (getAlgorithm() != "im2col" || cast<ShapedType>(getType()).getNumElements() == 0)
     return 0;
   // im2col of one group of one image: (C/group * KH * KW) x (OH * OW). With
   // an output of at least one element, each factor is bounded by a tensor

@@ -83,11 +83,17 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     ```mlir
     %y = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
     ```
+
+    `algorithm` is the kernel the emitter calls, chosen by
+    onnxcc-choose-conv-algorithm: `im2col` (columns into planned scratch,
+    then GEMM; any convolution) or `pointwise` (a 1x1, stride-1, unpadded
+    convolution multiplies its input directly; no scratch).
   }];
   let arguments = (ins StaticTensor:$input, StaticTensor:$weight,
                    StaticTensor:$bias,
                    DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$strides,
-                   DenseI64ArrayAttr:$dilations, I64Attr:$group);
+                   DenseI64ArrayAttr:$dilations, I64Attr:$group,
+                   DefaultValuedStrAttr<StrAttr, "im2col">:$algorithm);
   let results = (outs StaticTensor:$output);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
@@ -96,8 +102,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Floats of im2col scratch the kernel needs (0 for 1x1, stride 1, no pad).
+    /// Floats of im2col scratch the kernel needs (0 unless `im2col`).
     int64_t getScratchElements();
+    /// Whether `algorithm` may be used for this convolution's shape.
+    bool canUse(llvm::StringRef algorithm);
   }];
 }
 

@@ -1,9 +1,10 @@
 //===- conv.h - fixed-shape convolutions ------------------------*- C++ -*-===//
 //
-// conv2d(): f32 NCHW convolution as GEMM per image and group: Y_g = W_g *
-// col(X_g), where col() is im2col into the caller's scratch (planned in the
-// arena). A 1x1, stride-1, unpadded convolution multiplies the input
-// directly.
+// conv2d(): f32 NCHW convolution by the algorithm the compiler chose
+// (kernel.conv2d's `algorithm`): `im2col`, GEMM per image and group, Y_g =
+// W_g * col(X_g), where col() is im2col into the caller's scratch (planned
+// in the arena); `pointwise`, a 1x1, stride-1, unpadded convolution
+// multiplying the input directly.
 //
 // conv_direct(): any numeric type, 1 to 3 axes (`axis`, window.h), each
 // output the sum over its window's taps inside the input, in accum_t
@@ -37,9 +38,6 @@ struct conv_shape {
                            PT = PT_, PL = PL_, DH = DH_, DW = DW_, G = G_;
   static constexpr int64_t Cg = C / G, Og = O / G, P = OH * OW,
                            Kdim = Cg * KH * KW;
-  static constexpr bool pointwise = KH == 1 && KW == 1 && SH == 1 &&
-                                    SW == 1 && PT == 0 && PL == 0 &&
-                                    OH == H && OW == W;
 };
 
 /// col[(c*KH + kh)*KW + kw][oh*OW + ow] = x[c][oh*SH - PT + kh*DH][...], 0
@@ -78,14 +76,17 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col) {
     }
 }
 
-template <typename S, typename Epi>
+/// Which kernel conv2d() runs; onnxcc-choose-conv-algorithm decides.
+enum class conv_algo { im2col, pointwise };
+
+template <typename S, conv_algo Algo = conv_algo::im2col, typename Epi>
 inline void conv2d(const float *x, const float *w, const float *bias, float *y,
                    float *scratch, Epi epi) {
   for (int64_t n = 0; n < S::N; ++n)
     for (int64_t g = 0; g < S::G; ++g) {
       const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
       const float *cols = xg;
-      if (!S::pointwise) {
+      if constexpr (Algo == conv_algo::im2col) {
         im2col<S>(xg, scratch);
         cols = scratch;
       }

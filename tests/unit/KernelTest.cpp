@@ -144,13 +144,15 @@ template <typename S> void checkIm2col() {
   expectClose(col, ref, "im2col");
 }
 
-template <typename S> void checkConv() {
+template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
   auto x = randomVector(S::N * S::C * S::H * S::W, 8);
   auto w = randomVector(S::O * S::Cg * S::KH * S::KW, 9);
   auto bias = randomVector(S::O, 10);
   std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()),
       scratch(S::Kdim * S::P);
-  conv2d<S>(x.data(), w.data(), bias.data(), y.data(), scratch.data(), identity{});
+  // Only im2col may use scratch: the others get none, as the planner gives.
+  conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
+                  Algo == conv_algo::im2col ? scratch.data() : nullptr, identity{});
   for (int64_t n = 0; n < S::N; ++n)
     for (int64_t o = 0; o < S::O; ++o)
       for (int64_t oh = 0; oh < S::OH; ++oh)
@@ -178,6 +180,12 @@ TEST(Conv, PaddedStridedGroupedMatchesDirect) {
 
 TEST(Conv, DilatedAndBatchedMatchesDirect) {
   checkConv<conv_shape<2, 3, 9, 8, 4, 3, 2, 5, 4, 2, 2, 2, 1, 2, 3, 1>>();
+}
+
+TEST(Conv, PointwiseMatchesDirect) {
+  checkConv<conv_shape<1, 5, 3, kVecWidth + 1, 7, 1, 1, 3, kVecWidth + 1, 1, 1,
+                       0, 0, 1, 1, 1>,
+            conv_algo::pointwise>();
 }
 
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the
