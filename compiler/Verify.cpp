@@ -146,6 +146,9 @@ private:
   FailureOr<bool> runDataSet(const DataSet &set, const std::string &dir,
                              const std::string &exe);
   bool compareOutput(const DataSet &set, size_t o, StringRef gotPath);
+  /// Removes a temporary work directory and prints the verdict; returns
+  /// the exit code.
+  int finish(bool allOk);
   /// Shape buckets: compiles once, then runs predict(rows, ...) at each
   /// call size on the data sets' rows, repeated to that count.
   int runBuckets();
@@ -414,11 +417,7 @@ int Verifier::run() {
       allOk &= *ok;
     }
   }
-  if (req.workDir.empty())
-    llvm::sys::fs::remove_directories(workDir);
-  llvm::outs() << (allOk ? "PASS " : "FAIL ") << messageText(req.modelDir, 1024) << "\n";
-  disagreed = !allOk;
-  return allOk ? 0 : 1;
+  return finish(allOk);
 }
 
 LogicalResult Verifier::collectRows() {
@@ -561,6 +560,10 @@ int Verifier::runBuckets() {
       return 1;
     allOk &= *ok;
   }
+  return finish(allOk);
+}
+
+int Verifier::finish(bool allOk) {
   if (req.workDir.empty())
     llvm::sys::fs::remove_directories(workDir);
   llvm::outs() << (allOk ? "PASS " : "FAIL ") << messageText(req.modelDir, 1024) << "\n";
