@@ -147,20 +147,23 @@ def ort_library():
     return libs[0]
 
 
-def build(model_dir, name, batch, work, args):
-    """Compiles and builds one model at one batch; returns (exe, ports, info)."""
+def build(model_dir, name, batch, work, args, threads=1):
+    """Compiles (onnxcc --threads `threads`) and builds one model at one
+    batch in `work`; returns (exe, ports, info)."""
     model_path = os.path.join(model_dir, "model.onnx")
     model = onnx.load(model_path, load_external_data=False)
     gen = os.path.join(work, "gen")
     os.makedirs(gen, exist_ok=True)
     dims = [x for i, a in dynamic_axes(model) if a == 0 for x in ("--dim", f"{i}:{a}={batch}")]
-    r = subprocess.run([args.onnxcc, "compile", model_path, "-o", gen, "--name", name] + dims,
+    r = subprocess.run([args.onnxcc, "compile", model_path, "-o", gen, "--name", name,
+                        "--threads", str(threads)] + dims,
                        capture_output=True, text=True)
     if r.returncode != 0:
         return None, (r.stderr.strip().splitlines() or ["failed"])[-1], None
     ports = parse_ports(os.path.join(gen, f"{name}.h"))
     write_glue(os.path.join(work, "bench_glue.inc"), name, ports)
-    flags = ["-std=c++17", "-O3", "-DNDEBUG", "-march=native"]
+    flags = ["-std=c++17", "-O3", "-DNDEBUG", "-march=native"] + (
+        ["-pthread"] if threads > 1 else [])
     obj = os.path.join(work, f"{name}.o")
     sh([args.cxx] + flags + ["-c", "-I", gen, "-I", args.runtime,
                              os.path.join(gen, f"{name}.cpp"), "-o", obj])
@@ -294,7 +297,12 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
             ctypes_ns = time_ctypes(os.path.join(work, "gen"), name, ports, files, work, args)
             actual = ports[0][4][0] if ports[0][4] else 1
             for threads in args.threads:
-                t = run_one(exe, model_path, threads, args.seconds, "both", files, lib)
+                # onnxcc at T threads is the code compiled with --threads T.
+                texe = exe
+                if threads > 1:
+                    tdir = os.path.join(work, f"threads{threads}")
+                    texe, _, _ = build(model_dir, name, batch, tdir, args, threads)
+                t = run_one(texe, model_path, threads, args.seconds, "both", files, lib)
                 row = {"model": name, "batch": actual, **info, **t,
                        "onnxcc_peak_rss_kib": rss["onnxcc"], "ort_peak_rss_kib": rss["ort"],
                        "onnxcc_ctypes_median_ns": ctypes_ns, "flops": flops}
@@ -377,11 +385,11 @@ def write_report(rows, args, out_base, peak):
              f"{datetime.date.today()}, {cpu}, {os.cpu_count()} CPUs, {args.cxx} -O3 -march=native. "
              "Latencies in microseconds per predict() call, medians (p90 in brackets) "
              "of samples of ~0.2 ms chunks, both sides alternating in one process for "
-             f"at least {args.seconds} s each. onnxcc runs on one thread; `ORT threads` is "
-             "onnxruntime's intra-op thread count. Ratio = ORT median / onnxcc median. "
+             f"at least {args.seconds} s each. `threads` is onnxruntime's intra-op thread "
+             "count and onnxcc's --threads. Ratio = ORT median / onnxcc median. "
              f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp).",
              "",
-             "| model | batch | ORT threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "
+             "| model | batch | threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "
              "| GFLOP/s onnxcc / ORT (% of 1-core peak) | scikit-learn µs | sklearn ÷ onnxcc "
              "| code (text) | weights | peak RSS onnxcc / ORT |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]

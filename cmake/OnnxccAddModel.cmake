@@ -1,7 +1,7 @@
 # onnxcc_add_model(<target> MODEL <file.onnx> [NAME <c++ name>]
 #                  [DIMS name=value[,value...]...] [FLAGS <onnxcc flags>...]
 #                  [TARGET native|x86-64-v3|x86-64-v4|aarch64|generic]
-#                  [WEIGHTS incbin|array])
+#                  [WEIGHTS incbin|array] [THREADS <n>])
 #
 # Compiles the model at build time with onnxcc and adds a static library
 # <target> holding the generated code and its weights. The model is
@@ -24,6 +24,11 @@
 #              GNU-style assemblers (ELF, Mach-O, MinGW); the default
 #   array      a C++ array: any C++ compiler; the default for MSVC,
 #              WebAssembly (WASI, Emscripten) and compilers without ASM
+#
+# THREADS n (onnxcc --threads): predict() splits its large convolutions and
+# products over n threads, itself and a pool of n - 1 workers that
+# <name>::init() (or the first call) starts; the library then links the
+# platform's threads (Threads::Threads). Default 1: no pool, no threads.
 include_guard(GLOBAL)
 # The incbin unit needs the assembler; enable_language() works only at file
 # scope, so it is enabled here wherever incbin can be the default.
@@ -32,7 +37,8 @@ if(NOT MSVC AND NOT CMAKE_SYSTEM_NAME MATCHES "^(WASI|Emscripten)$")
 endif()
 
 function(onnxcc_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;NAME;TARGET;WEIGHTS" "DIMS;FLAGS" ${ARGN})
+  cmake_parse_arguments(ARG "" "MODEL;NAME;TARGET;WEIGHTS;THREADS" "DIMS;FLAGS"
+                        ${ARGN})
   if(NOT ARG_MODEL)
     message(FATAL_ERROR "onnxcc_add_model(${target}): MODEL is required")
   endif()
@@ -77,9 +83,21 @@ function(onnxcc_add_model target)
             "or array, got '${weights}'")
   endif()
   list(APPEND generated ${bucket_files})
+  if(NOT ARG_THREADS)
+    set(ARG_THREADS 1)
+  endif()
+  if(NOT ARG_THREADS MATCHES "^[1-9][0-9]*$" OR ARG_THREADS GREATER 256)
+    message(FATAL_ERROR "onnxcc_add_model(${target}): THREADS must be a "
+            "thread count from 1 to 256, got '${ARG_THREADS}'")
+  endif()
+  set(thread_args)
+  if(ARG_THREADS GREATER 1)
+    set(thread_args --threads ${ARG_THREADS})
+  endif()
   add_custom_command(OUTPUT ${generated}
     COMMAND "${ONNXCC_EXECUTABLE}" compile "${model}" -o "${out}"
-            --name ${ARG_NAME} ${dim_args} --embed-weights ${weights} ${ARG_FLAGS}
+            --name ${ARG_NAME} ${dim_args} --embed-weights ${weights}
+            ${thread_args} ${ARG_FLAGS}
     DEPENDS "${model}" "${ONNXCC_EXECUTABLE}"
     COMMENT "onnxcc: compiling ${ARG_MODEL}"
     VERBATIM)
@@ -95,6 +113,10 @@ function(onnxcc_add_model target)
   target_include_directories(${target} PUBLIC "${out}" "${ONNXCC_RUNTIME_INCLUDE_DIR}")
   target_compile_features(${target} PUBLIC cxx_std_17)
   _onnxcc_target_flags(${target} "${ARG_TARGET}")
+  if(ARG_THREADS GREATER 1)
+    find_package(Threads REQUIRED)
+    target_link_libraries(${target} PUBLIC Threads::Threads)
+  endif()
 endfunction()
 
 # The compile flags of TARGET (see above) on the generated sources.

@@ -88,6 +88,7 @@ static void setPipelineOptions(PipelineOptions &options,
   options.treeStrategy = request.treeStrategy;
   options.treeNestedMaxNodes = request.treeNestedMaxNodes;
   options.layoutRows = request.layoutRows;
+  options.threads = request.threads;
 }
 
 /// Writes the --report files, then checks the --max-arena / --max-weights

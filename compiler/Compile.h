@@ -37,6 +37,8 @@ struct CompileRequest {
   /// Weight layouts are chosen as if every product had at least this many
   /// rows (the largest bucket, so that buckets share their weights).
   int64_t layoutRows = 0;
+  /// Threads predict() runs its large kernels on (--threads; 1: no pool).
+  int64_t threads = 1;
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

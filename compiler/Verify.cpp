@@ -255,6 +255,7 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.treeStrategy = req.treeStrategy;
   creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
   creq.embedWeights = req.embedWeights;
+  creq.threads = req.threads;
   creq.budget = req.budget;
   creq.bucketDim = req.bucketDim;
   creq.bucketSizes = req.bucketSizes;
@@ -275,6 +276,8 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   std::string exe = joinPath(dir, "harness"), error;
   std::vector<std::string> cmd{cxx, "-std=c++17"};
   llvm::append_range(cmd, words(req.cxxFlags));
+  if (req.threads > 1)
+    cmd.push_back("-pthread");
   cmd.insert(cmd.end(), {"-I" + dir, "-I" + req.runtimeDir, harness,
                          joinPath(dir, "model.cpp"),
                          joinPath(dir, req.embedWeights == "array"

@@ -3,6 +3,7 @@
 //   onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...
 //                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
 //                  [--max-arena BYTES] [--max-weights BYTES] [--report DIR]
+//                  [--threads N]
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
 //                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
 //                  [--runtime-dir DIR] [--keep DIR] [--no-fuse]
@@ -34,6 +35,7 @@ static const char *kCompileUsage =
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
     "                      [--max-arena BYTES] [--max-weights BYTES] [--report DIR]\n"
+    "                      [--threads N]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
@@ -69,7 +71,11 @@ static const char *kCompileUsage =
     "                 powers of 1024)\n"
     "  --report DIR   writes the memory plan into DIR as N.memory.txt (one row\n"
     "                 per arena buffer: program positions, offset, bytes, op)\n"
-    "                 and N.memory.svg (the arena over program order)\n";
+    "                 and N.memory.svg (the arena over program order)\n"
+    "  --threads N    predict() splits its large convolutions and products\n"
+    "                 over N threads: itself and N - 1 workers of a pool\n"
+    "                 started by N::init() or the first call (default 1: no\n"
+    "                 pool, no threads; link with -pthread otherwise)\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"
@@ -77,13 +83,13 @@ static const char *kVerifyUsage =
     "                      [--runtime-dir DIR] [--keep DIR] [--no-fuse]\n"
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
-    "                      [--max-arena BYTES] [--max-weights BYTES]\n"
+    "                      [--max-arena BYTES] [--max-weights BYTES] [--threads N]\n"
     "                      [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
-    "  --const-input, --max-arena, --max-weights as for compile; the data\n"
-    "  sets' files for bound inputs are not fed\n"
+    "  --const-input, --max-arena, --max-weights, --threads as for compile;\n"
+    "  the data sets' files for bound inputs are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
     "  --keep DIR                   keeps the generated code and harness in DIR\n"
@@ -205,7 +211,7 @@ int main(int argc, char **argv) {
       runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper, python,
       treeStrategy = "auto", embedWeights = "incbin";
-  int64_t treeNestedMaxNodes = 2048;
+  int64_t treeNestedMaxNodes = 2048, threads = 1;
   std::map<std::string, int64_t> dims;
   std::string bucketDim; // --dim NAME=S1,S2,...: shape buckets
   std::vector<int64_t> bucketSizes;
@@ -285,6 +291,11 @@ int main(int argc, char **argv) {
           return usageError("--calls needs positive row counts, got '" + c.str() + "'");
         calls.push_back(rows);
       }
+    } else if (a == "--threads") {
+      if (!value(v) || !parseInt(v, threads) || threads < 1 || threads > 256)
+        return usageError("--threads needs a thread count from 1 to 256, got '" +
+                          v + "'");
+      record(a, v);
     } else if (a == "--tree-nested-max-nodes") {
       if (!value(v) || !parseInt(v, treeNestedMaxNodes) || treeNestedMaxNodes < 0)
         return usageError("--tree-nested-max-nodes needs a non-negative integer");
@@ -341,6 +352,7 @@ int main(int argc, char **argv) {
     req.treeStrategy = treeStrategy;
     req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.embedWeights = embedWeights;
+    req.threads = threads;
     req.bucketDim = bucketDim;
     req.bucketSizes = bucketSizes;
     req.calls = calls;
@@ -387,6 +399,7 @@ int main(int argc, char **argv) {
   req.treeStrategy = treeStrategy;
   req.treeNestedMaxNodes = treeNestedMaxNodes;
   req.embedWeights = embedWeights;
+  req.threads = threads;
   req.bucketDim = bucketDim;
   req.bucketSizes = bucketSizes;
 

@@ -102,6 +102,24 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
   }];
 }
 
+def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
+  let summary = "decide which kernels split their work across threads";
+  let description = [{
+    Sets `threads` on each f32 `kernel.gemm` and each `kernel.conv2d` of at
+    least `min-macs` multiply-adds to the `threads` of --threads N; smaller
+    ones stay on the calling thread, where waking the pool (microseconds)
+    would cost more than it saves. Runs after onnxcc-choose-conv-algorithm
+    and before planning: a grouped im2col convolution's scratch grows to
+    one copy per thread.
+  }];
+  let options = [
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "threads of the generated code (--threads)">,
+    Option<"minMacs", "min-macs", "int64_t", /*default=*/"65536",
+           "smallest multiply-add count worth splitting">,
+  ];
+}
+
 def ChooseTreeStrategy : Pass<"onnxcc-choose-tree-strategy",
                                "mlir::func::FuncOp"> {
   let summary = "decide how each tree ensemble is printed";

@@ -39,6 +39,10 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
     fn.addPass(createFuseElementwise());
   // Each convolution's kernel, read by the planner and the emitter.
   fn.addPass(createChooseConvAlgorithm());
+  // Which kernels split across --threads (before planning: scratch copies).
+  ChooseThreadsOptions threadOptions;
+  threadOptions.threads = options.threads;
+  fn.addPass(createChooseThreads(threadOptions));
   // Small tree ensembles are printed as nested branches.
   ChooseTreeStrategyOptions treeOptions;
   treeOptions.strategy = options.treeStrategy;

@@ -22,6 +22,10 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "tree-nested-max-nodes",
       llvm::cl::desc("largest ensemble `auto` prints as nested branches"),
       llvm::cl::init(2048)};
+  Option<int64_t> threads{
+      *this, "threads",
+      llvm::cl::desc("threads the generated code splits large kernels over"),
+      llvm::cl::init(1)};
   Option<int64_t> layoutRows{
       *this, "layout-rows",
       llvm::cl::desc("rows weight layouts are chosen for, at least (buckets)"),

@@ -136,12 +136,16 @@ LogicalResult emitBucketDispatch(const BucketSet &set, std::string &header,
      << "/// smallest bucket of at least `rows` rows, and chunks of the largest\n"
      << "/// above it. Reentrant: writes only `workspace` and the outputs.\n"
      << "void predict(std::size_t rows, " << params << ", Workspace &workspace);\n\n"
+     << "/// Starts the buckets' shared worker threads, if compiled with\n"
+     << "/// --threads N > 1 (predict() otherwise starts them on first use).\n"
+     << "void init();\n\n"
      << "} // namespace " << n << "\n\n"
      << "extern \"C\" {\n"
      << "/// C entry point: `workspace` is kWorkspaceBytes aligned to 64.\n"
      << "void " << n << "_predict(std::size_t rows, " << params
      << ", void *workspace);\n"
-     << "std::size_t " << n << "_workspace_bytes(void);\n}\n\n#endif // " << guard
+     << "std::size_t " << n << "_workspace_bytes(void);\n"
+     << "void " << n << "_init(void);\n}\n\n#endif // " << guard
      << "\n";
   header = h;
 
@@ -157,6 +161,7 @@ LogicalResult emitBucketDispatch(const BucketSet &set, std::string &header,
     cs << "  case " << s << ":\n    " << n << "_b" << s << "_predict(" << args
        << ", arena);\n    break;\n";
   cs << "  default:\n    break;\n  }\n}\n} // namespace\n\n"
+     << "void init() { " << n << "_b" << set.sizes.front() << "_init(); }\n\n"
      << "void predict(std::size_t rows, " << params << ", Workspace &workspace) {\n"
      << "  unsigned char *const arena = workspace.bytes;\n"
      << "  while (rows > 0) {\n"
@@ -196,7 +201,8 @@ LogicalResult emitBucketDispatch(const BucketSet &set, std::string &header,
      << ", void *workspace) {\n  " << n << "::predict(rows, " << args
      << ", *static_cast<" << n << "::Workspace *>(workspace));\n}\n\n"
      << "extern \"C\" std::size_t " << n << "_workspace_bytes(void) {\n  return "
-     << n << "::kWorkspaceBytes;\n}\n";
+     << n << "::kWorkspaceBytes;\n}\n\n"
+     << "extern \"C\" void " << n << "_init(void) {\n  " << n << "::init();\n}\n";
   source = c;
   return success();
 }

@@ -61,8 +61,9 @@ static LogicalResult printConv2d(PrintContext &c, raw_indented_ostream &os,
      << op.getGroup() << ">, onnxcc::rt::conv_algo::" << op.getAlgorithm()
      << ">(\n";
   os.indent().indent();
-  os << c.ptr(op.getInput()) << ", " << c.ptr(op.getWeight()) << ", "
-     << c.ptr(op.getBias()) << ",\n" << c.ptr(op.getResult()) << ", ";
+  os << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getInput()) << ", "
+     << c.ptr(op.getWeight()) << ", " << c.ptr(op.getBias()) << ",\n"
+     << c.ptr(op.getResult()) << ", ";
   os << c.scratch(op) << ",\n";
   LogicalResult printed = c.epilogue(os, op.getEpilogue());
   os << ");\n";

@@ -21,6 +21,19 @@ namespace k = ::onnxcc::kernel;
 
 namespace onnxcc {
 
+/// The threads of the pool predict() uses: the most any kernel was given
+/// (onnxcc-choose-threads gives each the same --threads or 1).
+static int64_t poolThreads(func::FuncOp func) {
+  int64_t threads = 1;
+  func.walk([&](Operation *op) {
+    if (auto gemm = dyn_cast<k::GemmOp>(op))
+      threads = std::max<int64_t>(threads, gemm.getThreads());
+    else if (auto conv = dyn_cast<k::Conv2dOp>(op))
+      threads = std::max<int64_t>(threads, conv.getThreads());
+  });
+  return threads;
+}
+
 /// "[1][784]" for the C array declarator of a shape.
 static std::string arrayDims(ArrayRef<int64_t> shape) {
   std::string s;
@@ -101,7 +114,9 @@ void Emitter::emitHeader(func::FuncOp func) {
      << "/// Bytes of weights linked into the program.\n"
      << "inline constexpr std::size_t kWeightBytes = " << out.weights.size() << ";\n"
      << "inline constexpr int kNumInputs = " << func.getNumArguments() << ";\n"
-     << "inline constexpr int kNumOutputs = " << func.getNumResults() << ";\n\n";
+     << "inline constexpr int kNumOutputs = " << func.getNumResults() << ";\n"
+     << "/// Threads predict() splits its large kernels over (--threads).\n"
+     << "inline constexpr int kThreads = " << poolThreads(func) << ";\n\n";
   for (const Port &p : ports) {
     auto shape = p.type.getShape();
     os << "/// " << (p.isInput ? "input " : "output ") << p.index << ": '"
@@ -112,12 +127,17 @@ void Emitter::emitHeader(func::FuncOp func) {
        << "using " << p.typeName() << " = " << p.cppType() << ";\n";
   }
   std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
-  os << "\n/// Caller-owned scratch memory; one per concurrent predict() call.\n"
+  os << "\n/// Starts the worker threads (kThreads > 1), which predict() otherwise\n"
+     << "/// starts on its first call; starting them is the one heap allocation.\n"
+     << "void init();\n"
+     << "\n/// Caller-owned scratch memory; one per concurrent predict() call.\n"
      << "struct alignas(64) Workspace {\n"
      << "  unsigned char bytes[kWorkspaceBytes > 0 ? kWorkspaceBytes : 1];\n"
      << "};\n\n"
      << "/// Runs the model. Reentrant: writes only `workspace` and the outputs;\n"
-     << "/// no heap allocation, exceptions or global state.\n"
+     << (poolThreads(func) > 1
+             ? "/// no exceptions; shares the thread pool (init()) with other calls.\n"
+             : "/// no heap allocation, exceptions or global state.\n")
      << "void predict(" << params << ", Workspace &workspace);\n\n"
      << "/// Runs the model with a static workspace (not reentrant).\n"
      << "void predict(" << params << ");\n\n"
@@ -128,6 +148,7 @@ void Emitter::emitHeader(func::FuncOp func) {
      << "void " << n << "_predict("
      << joinPorts([](const Port &p) { return p.cParam(); }) << ", void *workspace);\n"
      << "std::size_t " << n << "_workspace_bytes(void);\n"
+     << "void " << n << "_init(void);\n"
      << "}\n\n#endif // " << guard << "\n";
   out.header = s;
 }
@@ -155,7 +176,9 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   raw_indented_ostream os(raw);
   const std::string &n = options.name;
   const std::string &w = options.weightsStem.empty() ? n : options.weightsStem;
-  os << banner() << "#include \"" << n << ".h\"\n\n#include \"onnxcc/runtime.h\"\n\n"
+  const int64_t threads = poolThreads(func);
+  os << banner() << "#include \"" << n << ".h\"\n\n#include \"onnxcc/runtime.h\"\n"
+     << (threads > 1 ? "#include \"onnxcc/thread_pool.h\"\n" : "") << "\n"
      << "// The weight blob, linked from "
      << (options.weights == WeightEmbedding::Incbin
              ? w + "_weights.S (.incbin of " + w + ".weights.bin).\n"
@@ -163,8 +186,14 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
      << "extern \"C\" const unsigned char onnxcc_" << w << "_weights[];\n\n"
      << planComment() << "namespace " << n << " {\n\n";
   std::string params = joinPorts([](const Port &p) { return p.cppParam(); });
+  std::string pool =
+      "onnxcc::rt::thread_pool<" + std::to_string(threads) + ">::instance()";
+  os << "void init() {" << (threads > 1 ? "\n  " + pool + ".start();\n" : "")
+     << "}\n\n";
   os << "void predict(" << params << ", Workspace &workspace) {\n";
   os.indent();
+  if (threads > 1)
+    os << "auto &pool = " << pool << ";\n";
   os << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
      << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << w
      << "_weights;\n";
@@ -211,7 +240,8 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
      << "  else\n"
      << "    " << n << "::predict(" << casts << ");\n}\n\n"
      << "extern \"C\" std::size_t " << n << "_workspace_bytes(void) {\n"
-     << "  return " << n << "::kWorkspaceBytes;\n}\n";
+     << "  return " << n << "::kWorkspaceBytes;\n}\n\n"
+     << "extern \"C\" void " << n << "_init(void) {\n  " << n << "::init();\n}\n";
   out.source = s;
   return success();
 }

@@ -39,7 +39,8 @@ static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
      << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
      << (op.getC() ? "true" : "false") << ">(\n";
   os.indent().indent();
-  os << c.ptr(op.getA()) << ", " << c.ptr(op.getB()) << ",\n"
+  os << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getA()) << ", "
+     << c.ptr(op.getB()) << ",\n"
      << bias << ", " << formatFloat(op.getAlpha().convertToFloat()) << ", "
      << formatFloat(op.getBeta().convertToFloat()) << ", "
      << c.ptr(op.getResult()) << ",\n";

@@ -32,6 +32,8 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kBlobBytesAttr = "kernel.blob_bytes";
     /// Byte offset of an op's temporary scratch buffer (im2col).
     static constexpr ::llvm::StringLiteral kScratchAttr = "kernel.scratch_offset";
+    /// Most threads a kernel may split across (--threads).
+    static constexpr int64_t kMaxThreads = 256;
     /// Set on a concat whose inputs were planned inside its result.
     static constexpr ::llvm::StringLiteral kInPlaceAttr = "kernel.in_place";
     /// Module attribute: the arena size the planner chose.

@@ -3,6 +3,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace onnxcc::kernel;
@@ -60,6 +61,19 @@ Type onnxcc::kernel::computeType(Type element) {
   return element;
 }
 
+/// `threads` of a kernel that splits its work: 1 to kMaxThreads; more
+/// than one only for f32, the one type the threaded kernels take.
+static LogicalResult verifyThreads(Operation *op, int64_t threads) {
+  if (threads < 1 || threads > KernelDialect::kMaxThreads)
+    return op->emitOpError() << "threads must be in [1, "
+                             << KernelDialect::kMaxThreads << "], got "
+                             << threads;
+  if (threads > 1 &&
+      !getElementTypeOrSelf(op->getResult(0).getType()).isF32())
+    return op->emitOpError() << "splits only f32 work across threads";
+  return success();
+}
+
 /// The compute type of a tensor value's elements.
 static Type elementOf(Value v) {
   return computeType(cast<ShapedType>(v.getType()).getElementType());
@@ -99,6 +113,8 @@ LogicalResult GemmOp::verify() {
   auto y = cast<ShapedType>(getType()).getShape();
   if (a.size() != 2 || b.size() != 2 || y.size() != 2)
     return emitOpError() << "expects 2-D operands and result";
+  if (failed(verifyThreads(*this, getThreads())))
+    return failure();
   int64_t m = getTransA() ? a[1] : a[0], k = getTransA() ? a[0] : a[1];
   int64_t kb = getTransB() ? b[1] : b[0], n = getTransB() ? b[0] : b[1];
   if (k != kb || y[0] != m || y[1] != n)
@@ -128,6 +144,8 @@ LogicalResult Conv2dOp::verify() {
   if (!canUse(getAlgorithm()))
     return emitOpError() << "cannot use algorithm '" << getAlgorithm()
                          << "' for this convolution";
+  if (failed(verifyThreads(*this, getThreads())))
+    return failure();
   return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
                           /*allowEmpty=*/true);
 }
@@ -151,8 +169,10 @@ int64_t Conv2dOp::getScratchElements() {
     return 0;
   // im2col of one group of one image: (C/group * KH * KW) x (OH * OW). With
   // an output of at least one element, each factor is bounded by a tensor
-  // of at most 2^30 floats (weight, output), so this cannot overflow.
-  return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3];
+  // of at most 2^30 floats (weight, output), so this cannot overflow; the
+  // thread count is at most kMaxThreads.
+  int64_t copies = getGroup() > 1 ? getThreads() : 1;
+  return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3] * copies;
 }
 
 int64_t Conv2dOp::getScratchBytes() { return getScratchElements() * 4; }

@@ -60,13 +60,17 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
       kernel.yield %r : f32
     }
     ```
+
+    `threads` is how many threads split the product, set by
+    onnxcc-choose-threads (f32 only; 1: the calling thread alone).
   }];
   let arguments = (ins StaticTensor:$a, StaticTensor:$b,
                    Optional<StaticTensor>:$c,
                    DefaultValuedAttr<F32Attr, "1.0">:$alpha,
                    DefaultValuedAttr<F32Attr, "1.0">:$beta,
                    DefaultValuedAttr<BoolAttr, "false">:$trans_a,
-                   DefaultValuedAttr<BoolAttr, "false">:$trans_b);
+                   DefaultValuedAttr<BoolAttr, "false">:$trans_b,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
@@ -88,12 +92,17 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     onnxcc-choose-conv-algorithm: `im2col` (columns into planned scratch,
     then GEMM; any convolution) or `pointwise` (a 1x1, stride-1, unpadded
     convolution multiplies its input directly; no scratch).
+
+    `threads` is how many threads split it, set by onnxcc-choose-threads.
+    A grouped `im2col` convolution gives each thread its own scratch, so
+    its scratch is `threads` copies.
   }];
   let arguments = (ins StaticTensor:$input, StaticTensor:$weight,
                    StaticTensor:$bias,
                    DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, I64Attr:$group,
-                   DefaultValuedStrAttr<StrAttr, "im2col">:$algorithm);
+                   DefaultValuedStrAttr<StrAttr, "im2col">:$algorithm,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{

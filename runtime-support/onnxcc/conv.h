@@ -6,6 +6,12 @@
 // in the arena); `pointwise`, a 1x1, stride-1, unpadded convolution
 // multiplying the input directly.
 //
+// conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
+// convolution splits its im2col by channel, then its GEMM by tile; a
+// grouped one gives each thread whole groups and its own copy of the
+// scratch (the planner reserves Par::kThreads copies: kernel.conv2d's
+// `threads`).
+//
 // conv_direct(): any numeric type, 1 to 3 axes (`axis`, window.h), each
 // output the sum over its window's taps inside the input, in accum_t
 // (linalg.h: compute_t for floats, wrapping unsigned for integers).
@@ -49,8 +55,9 @@ struct conv_shape {
 /// for all of it, so runs of in-image elements came out 0 (resnet18
 /// layer4.0 conv2).
 template <typename S>
-inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col) {
-  for (int64_t c = 0; c < S::Cg; ++c)
+inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
+                   int64_t c_lo = 0, int64_t c_hi = S::Cg) {
+  for (int64_t c = c_lo; c < c_hi; ++c)
     for (int64_t kh = 0; kh < S::KH; ++kh) {
       const int64_t ih0 = kh * S::DH - S::PT; // input row of output row 0
       const index_range rows = in_bounds(ih0, S::SH, S::H, S::OH);
@@ -94,6 +101,46 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
           w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
           y + (n * S::O + g * S::Og) * S::P, epi);
     }
+}
+
+template <typename S, conv_algo Algo = conv_algo::im2col, typename Par,
+          typename Epi>
+inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
+                   float *y, float *scratch, Epi epi) {
+  if constexpr (S::G == 1) {
+    for (int64_t n = 0; n < S::N; ++n) {
+      const float *xn = x + n * S::C * S::H * S::W;
+      const float *cols = xn;
+      if constexpr (Algo == conv_algo::im2col) {
+        par.run([&](int t, int T) {
+          const part p = split(S::Cg, t, T);
+          im2col<S>(xn, scratch, p.lo, p.hi);
+        });
+        cols = scratch;
+      }
+      gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
+          par, w, cols, bias, 1.0f, 1.0f, y + n * S::O * S::P, epi);
+    }
+  } else {
+    par.run([&](int t, int T) {
+      float *mine = nullptr; // this thread's copy of the scratch
+      if constexpr (Algo == conv_algo::im2col)
+        mine = scratch + t * S::Kdim * S::P;
+      const part p = split(S::N * S::G, t, T);
+      for (int64_t u = p.lo; u < p.hi; ++u) {
+        const int64_t n = u / S::G, g = u % S::G;
+        const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
+        const float *cols = xg;
+        if constexpr (Algo == conv_algo::im2col) {
+          im2col<S>(xg, mine);
+          cols = mine;
+        }
+        gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
+            w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
+            y + (n * S::O + g * S::Og) * S::P, epi);
+      }
+    });
+  }
 }
 
 /// y[n][o] = bias[o] + sum over c of group(o), taps in range of

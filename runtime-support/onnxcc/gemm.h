@@ -5,16 +5,24 @@
 // ([N]: 0,1; [M,1]: 1,0; [M,N]: N,1; scalar: 0,0).
 //
 // B' = B (K x N): register tiles of R rows x NV vectors of C accumulate
-// over k with A broadcast and B streamed; columns are blocked by kColBlock
-// so a B panel stays in L2. A simple scheme without packing, good for the
-// skinny products of batch-1 inference; packing is a later step.
+// over k with A broadcast and B streamed. K is cut into depth blocks of at
+// most kDepthBlock and columns into blocks whose B slab (depth x columns)
+// fits in kSlabFloats, half of a 512 KiB L2: every row panel of a block
+// then reads its B from L2, and a panel's A rows (R x depth) stay in L1.
+// No packing yet.
 // B' = B^T (N x K, PyTorch's Linear): one dot product per output.
+//
+// gemm(par, ...) splits C across par's threads (parallel.h): whole column
+// pairs of vectors when C has more of them than row panels, else whole row
+// panels. Each output is computed as in gemm(...) alone, so the result does
+// not depend on the thread count.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_H
 #define ONNXCC_RUNTIME_GEMM_H
 
 #include "onnxcc/config.h"
+#include "onnxcc/parallel.h"
 
 // g++ 12 reports "iteration N invokes undefined behavior" for scalar tail
 // loops that never run (j == jend after the vector tiles) when the output is
@@ -28,7 +36,22 @@
 namespace onnxcc {
 namespace rt {
 
-constexpr int64_t kColBlock = 256;
+constexpr int64_t kColBlock = 256;    ///< most columns in a block
+constexpr int64_t kDepthBlock = 384;  ///< most k in a depth block
+constexpr int64_t kSlabFloats = 65536; ///< B floats a block may hold
+
+/// K cut into equal depth blocks of at most kDepthBlock.
+template <int64_t K> constexpr int64_t depth_block() {
+  constexpr int64_t blocks = K > 0 ? (K + kDepthBlock - 1) / kDepthBlock : 1;
+  return K > 0 ? (K + blocks - 1) / blocks : 1;
+}
+
+/// Columns per block: as many vector pairs as fit the slab, at least one.
+template <int64_t K> constexpr int64_t column_block() {
+  constexpr int64_t pair = 2 * kVecWidth;
+  constexpr int64_t fit = kSlabFloats / depth_block<K>() / pair * pair;
+  return fit < pair ? pair : fit > kColBlock ? kColBlock : fit;
+}
 
 /// Rows of C in the widest register tile: each row keeps 2 vectors of
 /// accumulators, next to the 2 B vectors and the A broadcast. 32 vector
@@ -41,6 +64,15 @@ constexpr int kTileRows = 6;
 #else
 constexpr int kTileRows = 4;
 #endif
+
+/// The depth [k0, k1) a tile accumulates: the whole of K, or one of its
+/// blocks. The first block starts from 0, later ones from the partial sums
+/// in C; only the last applies alpha, the bias and the epilogue. Summing
+/// in k order either way, blocks do not change the result.
+struct depth {
+  int64_t k0, k1;
+  bool first, last;
+};
 
 template <int64_t M, int64_t K, bool TA>
 ONNXCC_INLINE float a_at(const float *A, int64_t i, int64_t k) {
@@ -69,17 +101,24 @@ ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t i,
   return epi(v);
 }
 
-/// R rows x NV vectors of C at (i, j), accumulated over all of K.
+/// R rows x NV vectors of C at (i, j) over one depth block. `skip` > 0
+/// (NV = 1 only) stores lanes [skip, kVecWidth) alone: a tail tile that
+/// overlaps columns already done leaves them as they are.
 template <int R, int NV, int64_t M, int64_t N, int64_t K, bool TA,
           int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
 ONNXCC_INLINE void tile(const float *A, const float *B, const float *bias,
                         float alpha, float beta, float *C, int64_t i,
-                        int64_t j, Epi epi) {
+                        int64_t j, depth d, int64_t skip, Epi epi) {
   vfloat acc[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
-      acc[r][v] = vfloat(0.0f);
-  for (int64_t k = 0; k < K; ++k) {
+      acc[r][v] = d.first ? vfloat(0.0f)
+                          : vfloat::load_unaligned(C + (i + r) * N + j +
+                                                   v * kVecWidth);
+  // k1 is at most K; saying so bounds the loop for g++, which otherwise
+  // warns that k * N could overflow (-Waggressive-loop-optimizations).
+  const int64_t k1 = d.k1 < K ? d.k1 : K;
+  for (int64_t k = d.k0; k < k1; ++k) {
     vfloat b[NV];
     for (int v = 0; v < NV; ++v)
       b[v] = vfloat::load_unaligned(B + k * N + j + v * kVecWidth);
@@ -90,42 +129,57 @@ ONNXCC_INLINE void tile(const float *A, const float *B, const float *bias,
     }
   }
   for (int r = 0; r < R; ++r)
-    for (int v = 0; v < NV; ++v)
-      finish_vec<BRS, BCS, HasBias>(acc[r][v], bias, i + r, j + v * kVecWidth,
-                                    alpha, beta, epi)
-          .store_unaligned(C + (i + r) * N + j + v * kVecWidth);
+    for (int v = 0; v < NV; ++v) {
+      float *c = C + (i + r) * N + j + v * kVecWidth;
+      vfloat out = d.last ? finish_vec<BRS, BCS, HasBias>(
+                                acc[r][v], bias, i + r, j + v * kVecWidth,
+                                alpha, beta, epi)
+                          : acc[r][v];
+      if (skip == 0) {
+        out.store_unaligned(c);
+      } else {
+        alignas(64) float lanes[kVecWidth];
+        out.store_aligned(lanes);
+        for (int64_t l = skip; l < kVecWidth; ++l)
+          c[l] = lanes[l];
+      }
+    }
 }
 #endif
 
-/// Rows [i, i + R) from column j to jend, vector tiles then a scalar tail.
+/// Rows [i, i + R) from column j to jend over one depth block, vector
+/// tiles then a scalar tail.
 template <int R, int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
 ONNXCC_INLINE void row_panel(const float *A, const float *B, const float *bias,
                              float alpha, float beta, float *C, int64_t i,
-                             int64_t j, int64_t jend, Epi epi) {
+                             int64_t j, int64_t jend, depth d, Epi epi) {
 #if ONNXCC_HAS_SIMD
   for (; j + 2 * kVecWidth <= jend; j += 2 * kVecWidth)
-    tile<R, 2, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i, j, epi);
+    tile<R, 2, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i,
+                                               j, d, 0, epi);
   for (; j + kVecWidth <= jend; j += kVecWidth)
-    tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i, j, epi);
-  // A tail narrower than a vector reruns the row's last whole vector,
-  // overlapping columns already done: each output is recomputed from A and
-  // B in the same order, so they get the same values again. (A 7x7 map's
-  // one leftover column otherwise costs a third of its layer.)
+    tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i,
+                                               j, d, 0, epi);
+  // A tail narrower than a vector reruns the row's last whole vector and
+  // stores only its new columns. (A 7x7 map's one leftover column
+  // otherwise costs a third of its layer.)
   if constexpr (N >= kVecWidth)
     if (j < jend) {
-      tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i,
-                                                 jend - kVecWidth, epi);
+      tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(
+          A, B, bias, alpha, beta, C, i, jend - kVecWidth, d,
+          j - (jend - kVecWidth), epi);
       j = jend;
     }
 #endif
   for (; j < jend; ++j)
     for (int r = 0; r < R; ++r) {
-      float s = 0.0f;
-      for (int64_t k = 0; k < K; ++k)
+      float s = d.first ? 0.0f : C[(i + r) * N + j];
+      for (int64_t k = d.k0; k < (d.k1 < K ? d.k1 : K); ++k)
         s += a_at<M, K, TA>(A, i + r, k) * B[k * N + j];
       C[(i + r) * N + j] =
-          finish<BRS, BCS, HasBias>(s, bias, i + r, j, alpha, beta, epi);
+          d.last ? finish<BRS, BCS, HasBias>(s, bias, i + r, j, alpha, beta, epi)
+                 : s;
     }
 }
 
@@ -155,34 +209,108 @@ ONNXCC_INLINE float dot_row(const float *A, const float *Bj, int64_t i) {
   return s;
 }
 
+/// Rows [ib, ie) x columns [jb, je) of C = A' * B. A block that does not
+/// end at N ends on a whole vector pair, so a tail's overlapping rerun
+/// stays inside the block.
+template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
+          bool HasBias, typename Epi>
+inline void gemm_block(const float *ONNXCC_RESTRICT A,
+                       const float *ONNXCC_RESTRICT B, const float *bias,
+                       float alpha, float beta, float *ONNXCC_RESTRICT C,
+                       int64_t ib, int64_t ie, int64_t jb, int64_t je, Epi epi) {
+  constexpr int64_t kc = depth_block<K>(), nc = column_block<K>();
+  for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
+    const int64_t k1 = k0 + kc < K ? k0 + kc : K;
+    const depth d{k0, k1, k0 == 0, k1 == K};
+    for (int64_t j0 = jb; j0 < je; j0 += nc) {
+      const int64_t jend = j0 + nc < je ? j0 + nc : je;
+      int64_t i = ib;
+      // Panels of fewer rows than M cannot run: do not instantiate them.
+      if constexpr (kTileRows > 4 && M >= kTileRows)
+        for (; i + kTileRows <= ie; i += kTileRows)
+          row_panel<kTileRows, M, N, K, TA, BRS, BCS, HasBias>(
+              A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
+      if constexpr (M >= 4)
+        for (; i + 4 <= ie; i += 4)
+          row_panel<4, M, N, K, TA, BRS, BCS, HasBias>(
+              A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
+      // At most 3 rows are left; the constant bound keeps g++ from
+      // warning that i * N could overflow (-Waggressive-loop-optimizations).
+      for (int64_t r = 0; r < 4 && i + r < ie; ++r)
+        row_panel<1, M, N, K, TA, BRS, BCS, HasBias>(
+            A, B, bias, alpha, beta, C, i + r, j0, jend, d, epi);
+    }
+    if (k1 == K)
+      break;
+  }
+}
+
+/// Outputs [jb, je) of every row of the transposed-B form.
+template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
+          bool HasBias, typename Epi>
+inline void gemm_dots(const float *ONNXCC_RESTRICT A,
+                      const float *ONNXCC_RESTRICT B, const float *bias,
+                      float alpha, float beta, float *ONNXCC_RESTRICT C,
+                      int64_t jb, int64_t je, Epi epi) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = jb; j < je; ++j)
+      C[i * N + j] = finish<BRS, BCS, HasBias>(
+          dot_row<M, K, TA>(A, B + j * K, i), bias, i, j, alpha, beta, epi);
+}
+
 template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
 inline void gemm(const float *ONNXCC_RESTRICT A, const float *ONNXCC_RESTRICT B,
                  const float *bias, float alpha, float beta,
                  float *ONNXCC_RESTRICT C, Epi epi) {
-  if (TB) {
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < N; ++j)
-        C[i * N + j] = finish<BRS, BCS, HasBias>(
-            dot_row<M, K, TA>(A, B + j * K, i), bias, i, j, alpha, beta, epi);
+  if constexpr (TB)
+    gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, 0, N,
+                                              epi);
+  else
+    gemm_block<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, 0,
+                                               M, 0, N, epi);
+}
+
+/// Part t of T of gemm(): see the file comment.
+template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
+inline void gemm_part(const float *ONNXCC_RESTRICT A,
+                      const float *ONNXCC_RESTRICT B, const float *bias,
+                      float alpha, float beta, float *ONNXCC_RESTRICT C,
+                      int t, int T, Epi epi) {
+  if constexpr (TB) {
+    const part p = split(N, t, T);
+    gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, p.lo,
+                                              p.hi, epi);
     return;
   }
-  for (int64_t j0 = 0; j0 < N; j0 += kColBlock) {
-    int64_t jend = j0 + kColBlock < N ? j0 + kColBlock : N;
-    int64_t i = 0;
-    // Panels of fewer rows than M cannot run: do not instantiate them.
-    if constexpr (kTileRows > 4 && M >= kTileRows)
-      for (; i + kTileRows <= M; i += kTileRows)
-        row_panel<kTileRows, M, N, K, TA, BRS, BCS, HasBias>(
-            A, B, bias, alpha, beta, C, i, j0, jend, epi);
-    if constexpr (M >= 4)
-      for (; i + 4 <= M; i += 4)
-        row_panel<4, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta,
-                                                     C, i, j0, jend, epi);
-    for (; i < M; ++i)
-      row_panel<1, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C,
-                                                   i, j0, jend, epi);
+  constexpr int64_t pair = 2 * kVecWidth;
+  constexpr int64_t cols = N / pair, rows = M / kTileRows;
+  if constexpr (cols >= rows) {
+    constexpr int64_t units = cols > 0 ? cols : 1;
+    const part p = split(units, t, T);
+    if (p.lo < p.hi)
+      gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
+          A, B, bias, alpha, beta, C, 0, M, p.lo * pair,
+          p.hi == units ? N : p.hi * pair, epi);
+  } else {
+    const part p = split(rows, t, T);
+    if (p.lo < p.hi)
+      gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
+          A, B, bias, alpha, beta, C, p.lo * kTileRows,
+          p.hi == rows ? M : p.hi * kTileRows, 0, N, epi);
   }
+}
+
+template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Par, typename Epi>
+inline void gemm(Par &par, const float *ONNXCC_RESTRICT A,
+                 const float *ONNXCC_RESTRICT B, const float *bias, float alpha,
+                 float beta, float *ONNXCC_RESTRICT C, Epi epi) {
+  par.run([&](int t, int T) {
+    gemm_part<M, N, K, TA, TB, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C,
+                                                  t, T, epi);
+  });
 }
 
 } // namespace rt

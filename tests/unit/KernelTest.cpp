@@ -72,6 +72,17 @@ TEST(Gemm, TileRowEdges) {
   checkGemm<kTileRows + 4, 49, 64, false>(); // a 7x7 map
 }
 
+// Depth blocks: later blocks add to the partial sums in C, and only the
+// last applies bias and epilogue; tails narrower than a vector store only
+// their new columns, so an overlapped column is not added twice.
+TEST(Gemm, DepthBlockEdges) {
+  checkGemm<kTileRows + 1, 2 * kVecWidth + 3, kDepthBlock + 1, false>();
+  checkGemm<3, kBelowVec, 2 * kDepthBlock + 7, false>();
+  checkGemm<kTileRows, 3 * kVecWidth + 1, 3 * kDepthBlock, false>();
+  checkGemm<7, 600, 1000, false>(); // depth and column blocks both cut
+  checkGemm<2, 5, 0, false>();      // no depth: bias and epilogue alone
+}
+
 TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<1, 10, kBelowVec, true>();
   checkGemm<2, 3, kVecWidth, true>();

@@ -48,3 +48,19 @@ func.func @conv_algorithm_mismatch(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "pointwise"} : (tensor<1x2x4x4xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
   return %0 : tensor<1x4x2x2xf32>
 }
+
+// -----
+
+func.func @conv_threads_zero(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x2x2xf32> {
+  // expected-error @+1 {{threads must be in [1, 256], got 0}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, threads = 0 : i64} : (tensor<1x2x4x4xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+  return %0 : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+func.func @gemm_threads_integer(%a: tensor<2x3xi32>, %b: tensor<3x5xi32>) -> tensor<2x5xi32> {
+  // expected-error @+1 {{splits only f32 work across threads}}
+  %0 = kernel.gemm %a, %b {threads = 2 : i64} : (tensor<2x3xi32>, tensor<3x5xi32>) -> tensor<2x5xi32>
+  return %0 : tensor<2x5xi32>
+}

@@ -15,6 +15,7 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
 
 out = sys.argv[1]
 rng = np.random.default_rng(11)
@@ -35,7 +36,8 @@ def ints(dtype, shape):
 
 def write(case, nodes, feeds, inits, outputs, opset=21, reference=None):
     """outputs: name -> (dtype, shape); reference: feeds -> list of arrays
-    (numpy), else onnxruntime runs the model."""
+    (numpy), or "onnx" for onnx.reference, else onnxruntime runs the model
+    ("ort-unfused": without its graph optimisations)."""
     ins = [vi(k, v) for k, v in feeds.items()]
     outs = [helper.make_tensor_value_info(k, TYPES[np.dtype(t).type], s)
             for k, (t, s) in outputs.items()]
@@ -47,9 +49,13 @@ def write(case, nodes, feeds, inits, outputs, opset=21, reference=None):
     d = os.path.join(out, case)
     os.makedirs(os.path.join(d, "test_data_set_0"), exist_ok=True)
     onnx.save(m, os.path.join(d, "model.onnx"))
-    if reference is None:
+    if reference == "onnx":
+        results = ReferenceEvaluator(m).run(None, feeds)
+    elif reference in (None, "ort-unfused"):
         so = ort.SessionOptions()
         so.log_severity_level = 3
+        if reference:
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
         results = ort.InferenceSession(m.SerializeToString(), so).run(None, feeds)
     else:
         results = reference(**feeds)
@@ -162,7 +168,7 @@ write("qlinear_matmul_per_row_vector",
       {"y": (np.int8, [3])}, reference=ref_per_row)
 
 # QLinearConv: groups, stride 2, asymmetric pads, dilation, per-channel
-# int8 weights, bias: onnxruntime.
+# int8 weights, bias: onnx.reference.
 write("qlinear_conv_grouped_per_channel",
       [node("QLinearConv", ["x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "bias"], ["y"],
             group=2, strides=[2, 1], pads=[1, 0, 2, 1], dilations=[1, 2])],
@@ -171,7 +177,11 @@ write("qlinear_conv_grouped_per_channel",
        "ws": rng.uniform(0.005, 0.02, 6).astype(np.float32), "wz": np.zeros(6, np.int8),
        "ys": np.float32(0.4), "yz": np.uint8(90),
        "bias": rng.integers(-2000, 2000, 6).astype(np.int32)},
-      {"y": (np.uint8, [2, 6, 4, 5])})
+      {"y": (np.uint8, [2, 6, 4, 5])},
+      # Not onnxruntime: on x86 without VNNI its u8 x s8 kernel adds
+      # products in pairs in int16 (vpmaddubsw), which saturates here (off
+      # by up to 15 on an AVX2 EPYC). onnx.reference sums exactly.
+      reference="onnx")
 
 # QLinearConv with auto_pad SAME_UPPER, int8 activations: onnxruntime.
 write("qlinear_conv_same_upper",
@@ -203,7 +213,9 @@ write("conv_integer_per_channel",
       {"y": (np.int32, [1, 3, 6, 6])}, reference=ref_conv_integer)
 
 # A QDQ chain around a float Conv (what quantisation tools emit): the
-# (de)quantisations fuse with their neighbours. onnxruntime.
+# (de)quantisations fuse with their neighbours. onnxruntime node by node:
+# its optimiser would fuse the chain into its u8 x s8 QLinearConv, which
+# saturates on x86 without VNNI (see qlinear_conv_grouped_per_channel).
 write("qdq_conv_chain",
       [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
        helper.make_node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"], name="dqx"),
@@ -217,4 +229,4 @@ write("qdq_conv_chain",
       {"xs": np.float32(0.02), "xz": np.uint8(128), "wq": ints(np.int8, (4, 3, 3, 3)),
        "ws": rng.uniform(0.002, 0.01, 4).astype(np.float32), "wz": np.zeros(4, np.int8),
        "ys": np.float32(0.01), "yz": np.uint8(0)},
-      {"y": (np.uint8, [1, 4, 6, 6])})
+      {"y": (np.uint8, [1, 4, 6, 6])}, reference="ort-unfused")

@@ -1,0 +1,64 @@
+//===- ChooseThreads.cpp - which kernels run on the thread pool -----------===//
+//
+// Records on each kernel that splits its work how many threads take part
+// (`threads`), so that the planner (one scratch copy per thread for a
+// grouped im2col) and the emitter (the pool passed in) read one decision.
+// See Passes.td for the rule.
+//
+//===----------------------------------------------------------------------===//
+#include "passes/Passes.h"
+
+#include "mlir/IR/TypeUtilities.h"
+
+namespace onnxcc {
+#define GEN_PASS_DEF_CHOOSETHREADS
+#include "passes/Passes.h.inc"
+} // namespace onnxcc
+
+using namespace mlir;
+using namespace onnxcc;
+
+namespace {
+
+int64_t elements(Value v) { return cast<ShapedType>(v.getType()).getNumElements(); }
+
+/// Multiply-adds of a product: outputs times the reduced extent.
+int64_t gemmMacs(kernel::GemmOp op) {
+  auto a = cast<ShapedType>(op.getA().getType()).getShape();
+  return elements(op.getResult()) * (op.getTransA() ? a[0] : a[1]);
+}
+
+int64_t convMacs(kernel::Conv2dOp op) {
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  return elements(op.getResult()) * w[1] * w[2] * w[3];
+}
+
+struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
+  using ChooseThreadsBase::ChooseThreadsBase;
+
+  void runOnOperation() override {
+    if (threads < 1 || threads > kernel::KernelDialect::kMaxThreads) {
+      getOperation().emitError()
+          << "--threads must be in [1, " << kernel::KernelDialect::kMaxThreads
+          << "], got " << static_cast<int64_t>(threads);
+      return signalPassFailure();
+    }
+    auto worth = [&](Operation *op, int64_t macs) {
+      return getElementTypeOrSelf(op->getResult(0).getType()).isF32() &&
+             macs >= minMacs;
+    };
+    if (threads == 1)
+      return; // every kernel's default
+    getOperation().walk([&](Operation *op) {
+      if (auto gemm = dyn_cast<kernel::GemmOp>(op)) {
+        if (worth(op, gemmMacs(gemm)))
+          gemm.setThreads(threads);
+      } else if (auto conv = dyn_cast<kernel::Conv2dOp>(op)) {
+        if (worth(op, convMacs(conv)))
+          conv.setThreads(threads);
+      }
+    });
+  }
+};
+
+} // namespace

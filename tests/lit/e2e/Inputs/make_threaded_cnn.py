@@ -1,0 +1,52 @@
+"""Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
+kernels: a depthwise 3x3 (groups: one scratch copy per thread), a 1x1 (the
+product alone), a 3x3 stride-2 convolution (im2col cut by channel, then the
+product by tile), then a Gemm; onnxruntime computes the references."""
+import os
+import sys
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import TensorProto, helper, numpy_helper
+
+out = sys.argv[1]
+rng = np.random.default_rng(7)
+
+
+def weight(name, *shape):
+    return numpy_helper.from_array(
+        (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
+
+
+inits = [weight("dw", 32, 1, 3, 3), weight("dwb", 32),
+         weight("pw", 48, 32, 1, 1), weight("pwb", 48),
+         weight("cw", 40, 48, 3, 3), weight("cwb", 40),
+         weight("fw", 64, 40 * 12 * 12), weight("fb", 64)]
+nodes = [
+    helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=32, pads=[1, 1, 1, 1]),
+    helper.make_node("Relu", ["a"], ["a1"]),
+    helper.make_node("Conv", ["a1", "pw", "pwb"], ["b"]),
+    helper.make_node("Conv", ["b", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
+    helper.make_node("Relu", ["c"], ["c1"]),
+    helper.make_node("Flatten", ["c1"], ["f"]),
+    helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1),
+]
+graph = helper.make_graph(
+    nodes, "threaded_cnn",
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32, 24, 24])],
+    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])], inits)
+model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+onnx.checker.check_model(model)
+os.makedirs(out, exist_ok=True)
+onnx.save(model, os.path.join(out, "model.onnx"))
+session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+for i in range(2):
+    x = rng.standard_normal((1, 32, 24, 24)).astype(np.float32)
+    (y,) = session.run(None, {"x": x})
+    d = os.path.join(out, f"test_data_set_{i}")
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, "input_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(x, "x").SerializeToString())
+    with open(os.path.join(d, "output_0.pb"), "wb") as f:
+        f.write(numpy_helper.from_array(y, "y").SerializeToString())

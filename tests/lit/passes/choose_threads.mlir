@@ -1,0 +1,55 @@
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000" | FileCheck %s
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000" --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads | FileCheck %s --check-prefix=ONE
+// RUN: not onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
+
+// BAD: --threads must be in [1, 256], got 0
+
+// A product of 8 * 64 * 32 = 16384 multiply-adds splits; one of 2 * 5 * 3
+// = 30 stays on the calling thread, and so does an integer product.
+// CHECK-LABEL: func @main
+// CHECK: kernel.gemm %arg0, %arg1 {threads = 2 : i64}
+// CHECK: kernel.gemm %arg2, %arg3 :
+// CHECK: kernel.gemm %arg4, %arg5 :
+// ONE-LABEL: func @main
+// ONE-NOT: threads
+// ONE: return
+func.func @main(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>,
+                    %c: tensor<2x3xf32>, %d: tensor<3x5xf32>,
+                    %e: tensor<64x64xi32>, %f: tensor<64x64xi32>)
+    -> (tensor<8x64xf32>, tensor<2x5xf32>, tensor<64x64xi32>) {
+  %0 = kernel.gemm %a, %b : (tensor<8x32xf32>, tensor<32x64xf32>) -> tensor<8x64xf32>
+  %1 = kernel.gemm %c, %d : (tensor<2x3xf32>, tensor<3x5xf32>) -> tensor<2x5xf32>
+  %2 = kernel.gemm %e, %f : (tensor<64x64xi32>, tensor<64x64xi32>) -> tensor<64x64xi32>
+  return %0, %1, %2 : tensor<8x64xf32>, tensor<2x5xf32>, tensor<64x64xi32>
+}
+
+// -----
+
+// A depthwise 3x3 over 8 channels of 16x16 (18432 multiply-adds) splits by
+// channel: each thread im2cols into its own copy of the 9 x 256-float
+// scratch, so the arena holds two (2 * 9216 bytes).
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d {{.*}}threads = 2 : i64
+// PLAN-LABEL: func @main
+// PLAN: kernel.workspace_bytes = 18432
+// ONE-LABEL: func @main
+// ONE-NOT: threads
+// ONE: return
+func.func @main(%x: tensor<1x8x16x16xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8xf32>) -> tensor<1x8x16x16xf32> {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 8 : i64} : (tensor<1x8x16x16xf32>, tensor<8x1x3x3xf32>, tensor<8xf32>) -> tensor<1x8x16x16xf32>
+  return %0 : tensor<1x8x16x16xf32>
+}
+
+// -----
+
+// An ungrouped convolution shares one im2col scratch (9 * 2 x 64 floats):
+// its threads split the copy by channel, then the product by tile.
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d {{.*}}threads = 2 : i64
+// PLAN-LABEL: func @main
+// PLAN: kernel.workspace_bytes = 4608
+func.func @main(%x: tensor<1x2x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<16x2x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
+  return %0 : tensor<1x16x8x8xf32>
+}

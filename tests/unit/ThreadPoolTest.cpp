@@ -1,0 +1,184 @@
+//===- ThreadPoolTest.cpp - threaded kernels equal the serial ones --------===//
+//
+// The threaded gemm() and conv2d() cut their work by (t, T) (parallel.h).
+// Every part of every T from 1 to 5 is run here, in turn and on real pools,
+// and must give the serial result bit for bit: the cuts fall on whole
+// vector pairs and row panels, so no output is computed another way. The
+// shapes put the cuts at vector-width and panel edges and give threads no
+// work at all. A pool busy with one caller runs another's parts on that
+// caller (checked with two callers at once).
+//
+//===----------------------------------------------------------------------===//
+#include "onnxcc/runtime.h"
+#include "onnxcc/thread_pool.h"
+
+#include <gtest/gtest.h>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+using namespace onnxcc::rt;
+
+namespace {
+
+std::vector<float> randomVector(size_t n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::normal_distribution<float> dist;
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = dist(rng);
+  return v;
+}
+
+void expectSameBits(const std::vector<float> &got,
+                    const std::vector<float> &ref, const char *what) {
+  ASSERT_EQ(got.size(), ref.size());
+  for (size_t i = 0; i < ref.size(); ++i)
+    ASSERT_EQ(std::memcmp(&got[i], &ref[i], sizeof(float)), 0)
+        << what << " index " << i << ": got " << got[i] << ", expected " << ref[i];
+}
+
+/// Runs the parts of T one after another: a context for the cut alone.
+template <int T> struct in_turn {
+  static constexpr int kThreads = T;
+  template <typename F> void run(F &&fn) {
+    for (int t = 0; t < T; ++t)
+      fn(t, T);
+  }
+};
+
+TEST(Split, CoversUnitsOnceInOrder) {
+  for (int64_t units : {0, 1, 2, 3, 7, 64, 65})
+    for (int T = 1; T <= 5; ++T) {
+      int64_t next = 0;
+      for (int t = 0; t < T; ++t) {
+        part p = split(units, t, T);
+        EXPECT_EQ(p.lo, next) << units << " units, part " << t << " of " << T;
+        EXPECT_LE(p.hi - p.lo, units / T + 1);
+        EXPECT_GE(p.hi - p.lo, units / T);
+        next = p.hi;
+      }
+      EXPECT_EQ(next, units);
+    }
+}
+
+template <int64_t M, int64_t N, int64_t K, bool TB> struct GemmCase {
+  std::vector<float> a = randomVector(M * K, 1), b = randomVector(K * N, 2),
+                     bias = randomVector(N, 3), ref = std::vector<float>(M * N);
+  static constexpr auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  GemmCase() {
+    gemm<M, N, K, false, TB, 0, 1, true>(a.data(), b.data(), bias.data(), 1.0f,
+                                         1.0f, ref.data(), relu);
+  }
+  template <typename Par> void check(Par &par) {
+    std::vector<float> c(M * N, NAN);
+    gemm<M, N, K, false, TB, 0, 1, true>(par, a.data(), b.data(), bias.data(),
+                                         1.0f, 1.0f, c.data(), relu);
+    expectSameBits(c, ref, "threaded gemm");
+  }
+};
+
+template <int64_t M, int64_t N, int64_t K, bool TB = false> void checkGemm() {
+  GemmCase<M, N, K, TB> g;
+  in_turn<1> t1;
+  in_turn<2> t2;
+  in_turn<3> t3;
+  in_turn<5> t5;
+  g.check(t1);
+  g.check(t2);
+  g.check(t3);
+  g.check(t5);
+  g.check(thread_pool<2>::instance());
+  g.check(thread_pool<3>::instance());
+}
+
+TEST(ThreadedGemm, ColumnCutsAtVectorPairs) {
+  checkGemm<3, 2 * kVecWidth, 5>();          // one pair: one thread works
+  checkGemm<5, 5 * 2 * kVecWidth + 3, 7>();  // the tail stays with the last
+  checkGemm<4, 2 * kVecWidth - 1, 9>();      // no whole pair
+  checkGemm<2, 300, 11>();                   // crosses a column block
+  checkGemm<64, 3136, 27>();                 // resnet18's first layer, cut short
+  checkGemm<13, 5 * 2 * kVecWidth + 3, 2 * kDepthBlock + 1>(); // depth blocks
+}
+
+TEST(ThreadedGemm, RowCutsAtPanels) {
+  checkGemm<kTileRows * 7 + 5, 49, 64>();   // a 7x7 map: more panels than pairs
+  checkGemm<kTileRows * 3, kVecWidth + 1, 13>();
+  checkGemm<kTileRows + 3, 2, 4>();
+}
+
+TEST(ThreadedGemm, TransposedBCutsOutputs) {
+  checkGemm<1, 10, 33, true>();
+  checkGemm<2, 257, 40, true>();
+  checkGemm<1, 1, 8, true>(); // fewer outputs than threads
+}
+
+template <typename S, conv_algo Algo, int T> struct ConvCase {
+  std::vector<float> x = randomVector(S::N * S::C * S::H * S::W, 8),
+                     w = randomVector(S::O * S::Cg * S::KH * S::KW, 9),
+                     bias = randomVector(S::O, 10);
+  // Grouped im2col convolutions get one scratch copy per thread.
+  static constexpr int64_t kScratch =
+      Algo == conv_algo::im2col ? S::Kdim * S::P * (S::G > 1 ? T : 1) : 0;
+
+  std::vector<float> run_serial() {
+    std::vector<float> y(S::N * S::O * S::P), scratch(S::Kdim * S::P + 1);
+    conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
+                    kScratch ? scratch.data() : nullptr, identity{});
+    return y;
+  }
+  template <typename Par> std::vector<float> run(Par &par) {
+    std::vector<float> y(S::N * S::O * S::P, NAN), scratch(kScratch + 1, NAN);
+    conv2d<S, Algo>(par, x.data(), w.data(), bias.data(), y.data(),
+                    kScratch ? scratch.data() : nullptr, identity{});
+    EXPECT_TRUE(std::isnan(scratch.back())) << "conv2d wrote past its scratch";
+    return y;
+  }
+};
+
+template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
+  ConvCase<S, Algo, 3> c;
+  std::vector<float> ref = c.run_serial();
+  in_turn<3> t3;
+  expectSameBits(c.run(t3), ref, "conv2d in turn");
+  expectSameBits(c.run(thread_pool<3>::instance()), ref, "conv2d on a pool");
+}
+
+// conv_shape<N, C, H, W, O, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW, G>.
+TEST(ThreadedConv, UngroupedSplitsChannelsThenTiles) {
+  checkConv<conv_shape<2, 5, 9, 9, 12, 3, 3, 9, 9, 1, 1, 1, 1, 1, 1, 1>>();
+  checkConv<conv_shape<1, 2, 4, 4, 3, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 1>>();
+}
+
+TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {
+  // Depthwise, stride 2: more groups than threads.
+  checkConv<conv_shape<1, 7, 9, 9, 7, 3, 3, 5, 5, 2, 2, 1, 1, 1, 1, 7>>();
+  // Fewer groups than threads, two images.
+  checkConv<conv_shape<2, 4, 6, 6, 4, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 2>>();
+}
+
+TEST(ThreadedConv, PointwiseNeedsNoScratch) {
+  checkConv<conv_shape<1, 6, 3, 5, 8, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 1>,
+            conv_algo::pointwise>();
+  checkConv<conv_shape<1, 6, 3, 5, 6, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 3>,
+            conv_algo::pointwise>();
+}
+
+// Two callers share one pool: whichever finds it busy runs alone, and both
+// still get the serial result.
+TEST(ThreadPool, BusyPoolRunsOnTheCaller) {
+  GemmCase<kTileRows * 4, 8 * kVecWidth, 64, false> g;
+  auto &pool = thread_pool<2>::instance();
+  pool.start();
+  auto work = [&] {
+    for (int i = 0; i < 200; ++i)
+      g.check(pool);
+  };
+  std::thread a(work), b(work);
+  a.join();
+  b.join();
+}
+
+} // namespace
