@@ -429,7 +429,7 @@ def main():
     p.add_argument("--models", default="*", help="glob over the model folder names")
     p.add_argument("--models-dir", default=os.path.join(ROOT, "..", "shared", "models"))
     p.add_argument("--batches", default="1", help="batches for dynamic-batch models")
-    p.add_argument("--threads", default="1,2", help="ORT intra-op thread counts")
+    p.add_argument("--threads", default="1,2", help="thread counts: ORT intra-op threads and onnxcc --threads")
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--cxx", default=os.environ.get("CXX", "g++"))
     p.add_argument("--onnxcc", default=os.path.join(ROOT, "build", "bin", "onnxcc"))

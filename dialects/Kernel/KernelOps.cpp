@@ -167,12 +167,15 @@ int64_t Conv2dOp::getScratchElements() {
   auto y = cast<ShapedType>(getType()).getShape();
   if (getAlgorithm() != "im2col" || cast<ShapedType>(getType()).getNumElements() == 0)
     return 0;
-  // im2col of one group of one image: (C/group * KH * KW) x (OH * OW). With
-  // an output of at least one element, each factor is bounded by a tensor
-  // of at most 2^30 floats (weight, output), so this cannot overflow; the
-  // thread count is at most kMaxThreads.
+  // im2col of one group of one image: (C/group * KH * KW) x (OH * OW),
+  // the columns padded to a multiple of 32 (the runtime's packed panels:
+  // kPanelPad in gemm_packed.h). With an output of at least one element,
+  // each factor is bounded by a tensor of at most 2^30 floats (weight,
+  // output), so this cannot overflow; the thread count is at most
+  // kMaxThreads.
   int64_t copies = getGroup() > 1 ? getThreads() : 1;
-  return (x[1] / getGroup()) * w[2] * w[3] * y[2] * y[3] * copies;
+  int64_t columns = (y[2] * y[3] + 31) / 32 * 32;
+  return (x[1] / getGroup()) * w[2] * w[3] * columns * copies;
 }
 
 int64_t Conv2dOp::getScratchBytes() { return getScratchElements() * 4; }

@@ -3,8 +3,9 @@
 // conv2d(): f32 NCHW convolution by the algorithm the compiler chose
 // (kernel.conv2d's `algorithm`): `im2col`, GEMM per image and group, Y_g =
 // W_g * col(X_g), where col() is im2col into the caller's scratch (planned
-// in the arena); `pointwise`, a 1x1, stride-1, unpadded convolution
-// multiplying the input directly.
+// in the arena), written in the packed panels of gemm_packed.h;
+// `pointwise`, a 1x1, stride-1, unpadded convolution multiplying the input
+// directly.
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -24,6 +25,7 @@
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/gemm_packed.h"
 #include "onnxcc/linalg.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
@@ -46,17 +48,58 @@ struct conv_shape {
                            Kdim = Cg * KH * KW;
 };
 
-/// col[(c*KH + kh)*KW + kw][oh*OW + ow] = x[c][oh*SH - PT + kh*DH][...], 0
-/// outside the image. Each (c, kh, kw) plane is zero rows above the image,
-/// rows of [zeros | strided copy | zeros], zero rows below, split where
-/// in_bounds says: no loop tests bounds per element. g++ 12 -O3 with AVX
-/// if-converted such tests into a group of masked loads, one per column of
-/// an unrolled row, and vectorized the group with the first vector's mask
-/// for all of it, so runs of in-image elements came out 0 (resnet18
-/// layer4.0 conv2).
+/// Writes one row of a packed operand (gemm_packed.h) in column order:
+/// runs of values cut where panels end.
+template <int64_t K> struct packed_cursor {
+  float *at;        ///< the current panel's row
+  int64_t lane = 0; ///< the next column within it
+
+  /// n values src[0], src[s], ...; zeros when src is null. A whole panel
+  /// row is a fixed-size copy (vector moves); compilers turn the loops of
+  /// run-time length into memmove and memset calls, which cost more than
+  /// the copy at these lengths (under a panel).
+  ONNXCC_INLINE void put(const float *src, int64_t s, int64_t n) {
+    while (n > 0) {
+      const int64_t m = kPanel - lane < n ? kPanel - lane : n;
+      float *dst = at + lane;
+      if (src && m == kPanel) {
+        for (int64_t i = 0; i < kPanel; ++i)
+          dst[i] = src[i * s];
+      } else if (m == kPanel) {
+        for (int64_t i = 0; i < kPanel; ++i)
+          dst[i] = 0.0f;
+      } else if (src) {
+        for (int64_t i = 0; i < m; ++i)
+          dst[i] = src[i * s];
+      } else {
+        for (int64_t i = 0; i < m; ++i)
+          dst[i] = 0.0f;
+      }
+      if (src)
+        src += m * s;
+      lane += m;
+      n -= m;
+      if (lane == kPanel) {
+        lane = 0;
+        at += K * kPanel;
+      }
+    }
+  }
+};
+
+/// Rows [c_lo, c_hi) * KH * KW of col = im2col(x), packed in panels
+/// (gemm_packed.h): row (c*KH + kh)*KW + kw, column oh*OW + ow holds
+/// x[c][oh*SH - PT + kh*DH][ow*SW - PL + kw*DW], 0 outside the image, and
+/// the last panel is padded with zeros. Each output row is zeros, a
+/// strided copy and zeros, split where in_bounds says: no loop tests
+/// bounds per element. g++ 12 -O3 with AVX if-converted such tests into a
+/// group of masked loads, one per column of an unrolled row, and
+/// vectorized the group with the first vector's mask for all of it, so
+/// runs of in-image elements came out 0 (resnet18 layer4.0 conv2).
 template <typename S>
 inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
                    int64_t c_lo = 0, int64_t c_hi = S::Cg) {
+  constexpr int64_t pad = (S::P + kPanel - 1) / kPanel * kPanel - S::P;
   for (int64_t c = c_lo; c < c_hi; ++c)
     for (int64_t kh = 0; kh < S::KH; ++kh) {
       const int64_t ih0 = kh * S::DH - S::PT; // input row of output row 0
@@ -64,21 +107,17 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
       for (int64_t kw = 0; kw < S::KW; ++kw) {
         const int64_t iw0 = kw * S::DW - S::PL; // input column of output col 0
         const index_range cols = in_bounds(iw0, S::SW, S::W, S::OW);
-        float *plane = col + ((c * S::KH + kh) * S::KW + kw) * S::P;
-        for (int64_t i = 0; i < rows.lo * S::OW; ++i)
-          plane[i] = 0.0f;
+        const int64_t k = (c * S::KH + kh) * S::KW + kw;
+        packed_cursor<S::Kdim> out{col + k * kPanel};
+        out.put(nullptr, 0, rows.lo * S::OW);
         for (int64_t oh = rows.lo; oh < rows.hi; ++oh) {
           const float *src = x + (c * S::H + ih0 + oh * S::SH) * S::W;
-          float *dst = plane + oh * S::OW;
-          for (int64_t ow = 0; ow < cols.lo; ++ow)
-            dst[ow] = 0.0f;
-          for (int64_t ow = cols.lo; ow < cols.hi; ++ow)
-            dst[ow] = src[iw0 + ow * S::SW];
-          for (int64_t ow = cols.hi; ow < S::OW; ++ow)
-            dst[ow] = 0.0f;
+          out.put(nullptr, 0, cols.lo);
+          if (cols.hi > cols.lo) // else the first tap may lie before x
+            out.put(src + iw0 + cols.lo * S::SW, S::SW, cols.hi - cols.lo);
+          out.put(nullptr, 0, S::OW - cols.hi);
         }
-        for (int64_t i = rows.hi * S::OW; i < S::P; ++i)
-          plane[i] = 0.0f;
+        out.put(nullptr, 0, (S::OH - rows.hi) * S::OW + pad);
       }
     }
 }
@@ -86,21 +125,31 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
 /// Which kernel conv2d() runs; onnxcc-choose-conv-algorithm decides.
 enum class conv_algo { im2col, pointwise };
 
+/// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
+/// a pointwise convolution, gemm on the input itself.
+template <typename S, conv_algo Algo, typename Epi>
+ONNXCC_INLINE void conv2d_group(const float *x, const float *w,
+                                const float *bias, float *y, float *cols,
+                                int64_t n, int64_t g, Epi epi) {
+  const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
+  float *yg = y + (n * S::O + g * S::Og) * S::P;
+  const float *wg = w + g * S::Og * S::Kdim;
+  if constexpr (Algo == conv_algo::im2col) {
+    im2col<S>(xg, cols);
+    gemm_packed<S::Og, S::P, S::Kdim, 1, true>(wg, cols, bias + g * S::Og, yg,
+                                               epi);
+  } else {
+    gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
+        wg, xg, bias + g * S::Og, 1.0f, 1.0f, yg, epi);
+  }
+}
+
 template <typename S, conv_algo Algo = conv_algo::im2col, typename Epi>
 inline void conv2d(const float *x, const float *w, const float *bias, float *y,
                    float *scratch, Epi epi) {
   for (int64_t n = 0; n < S::N; ++n)
-    for (int64_t g = 0; g < S::G; ++g) {
-      const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
-      const float *cols = xg;
-      if constexpr (Algo == conv_algo::im2col) {
-        im2col<S>(xg, scratch);
-        cols = scratch;
-      }
-      gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
-          w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
-          y + (n * S::O + g * S::Og) * S::P, epi);
-    }
+    for (int64_t g = 0; g < S::G; ++g)
+      conv2d_group<S, Algo>(x, w, bias, y, scratch, n, g, epi);
 }
 
 template <typename S, conv_algo Algo = conv_algo::im2col, typename Par,
@@ -110,35 +159,27 @@ inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
   if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;
-      const float *cols = xn;
+      float *yn = y + n * S::O * S::P;
       if constexpr (Algo == conv_algo::im2col) {
         par.run([&](int t, int T) {
           const part p = split(S::Cg, t, T);
           im2col<S>(xn, scratch, p.lo, p.hi);
         });
-        cols = scratch;
+        gemm_packed<S::Og, S::P, S::Kdim, 1, true>(par, w, scratch, bias, yn,
+                                                   epi);
+      } else {
+        gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
+            par, w, xn, bias, 1.0f, 1.0f, yn, epi);
       }
-      gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
-          par, w, cols, bias, 1.0f, 1.0f, y + n * S::O * S::P, epi);
     }
   } else {
     par.run([&](int t, int T) {
       float *mine = nullptr; // this thread's copy of the scratch
       if constexpr (Algo == conv_algo::im2col)
-        mine = scratch + t * S::Kdim * S::P;
+        mine = scratch + t * packed_floats(S::Kdim, S::P);
       const part p = split(S::N * S::G, t, T);
-      for (int64_t u = p.lo; u < p.hi; ++u) {
-        const int64_t n = u / S::G, g = u % S::G;
-        const float *xg = x + (n * S::C + g * S::Cg) * S::H * S::W;
-        const float *cols = xg;
-        if constexpr (Algo == conv_algo::im2col) {
-          im2col<S>(xg, mine);
-          cols = mine;
-        }
-        gemm<S::Og, S::P, S::Kdim, false, false, 1, 0, true>(
-            w + g * S::Og * S::Kdim, cols, bias + g * S::Og, 1.0f, 1.0f,
-            y + (n * S::O + g * S::Og) * S::P, epi);
-      }
+      for (int64_t u = p.lo; u < p.hi; ++u)
+        conv2d_group<S, Algo>(x, w, bias, y, mine, u / S::G, u % S::G, epi);
     });
   }
 }

@@ -8,6 +8,7 @@
 #include "onnxcc/data_movement.h"
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
+#include "onnxcc/gemm_packed.h"
 #include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/linalg.h"

@@ -83,6 +83,36 @@ TEST(Gemm, DepthBlockEdges) {
   checkGemm<2, 5, 0, false>();      // no depth: bias and epilogue alone
 }
 
+/// gemm_packed() against the naive product, B packed by packed_at().
+template <int64_t M, int64_t N, int64_t K> void checkGemmPacked() {
+  auto a = randomVector(M * K, 1), b = randomVector(K * N, 2), bias = randomVector(M, 3);
+  std::vector<float> bp(packed_floats(K, N), 0.0f), c(M * N), ref(M * N);
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t j = 0; j < N; ++j)
+      bp[packed_at<K>(k, j)] = b[k * N + j];
+  gemm_packed<M, N, K, 1, true>(a.data(), bp.data(), bias.data(), c.data(),
+                                [](auto v) { return vmax(v, decltype(v)(0.0f)); });
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double s = bias[i];
+      for (int64_t k = 0; k < K; ++k)
+        s += double(a[i * K + k]) * b[k * N + j];
+      ref[i * N + j] = s > 0 ? float(s) : 0.0f;
+    }
+  expectClose(c, ref, "gemm_packed");
+}
+
+// Whole and partial panels (the last one's columns stored alone, its
+// partial sums reloaded lane by lane in later depth blocks), row panels.
+TEST(GemmPacked, PanelDepthAndRowEdges) {
+  checkGemmPacked<1, kPanel - 1, 3>();
+  checkGemmPacked<kTileRows, kPanel, 9>();
+  checkGemmPacked<kTileRows + 5, kPanel + 1, 17>();
+  checkGemmPacked<3, 3 * kPanel + 5, kDepthBlock + 1>();
+  checkGemmPacked<2 * kTileRows + 1, 49, 2 * kDepthBlock + 3>(); // a 7x7 map
+  checkGemmPacked<5, 300, 40>(); // column blocks
+}
+
 TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<1, 10, kBelowVec, true>();
   checkGemm<2, 3, kVecWidth, true>();
@@ -138,8 +168,10 @@ template <typename S> struct Tap {
 
 template <typename S> void checkIm2col() {
   auto x = randomVector(S::Cg * S::H * S::W, 11);
-  // One element more than im2col may write, to catch a write past the end.
-  std::vector<float> col(S::Kdim * S::P + 1, NAN), ref(S::Kdim * S::P);
+  // Packed in panels (gemm_packed.h), as much as the planner reserves and
+  // one element more, to catch a write past the end.
+  constexpr int64_t size = packed_floats(S::Kdim, S::P);
+  std::vector<float> col(size + 1, NAN), ref(size, NAN);
   im2col<S>(x.data(), col.data());
   for (int64_t c = 0; c < S::Cg; ++c)
     for (int64_t kh = 0; kh < S::KH; ++kh)
@@ -147,11 +179,22 @@ template <typename S> void checkIm2col() {
         for (int64_t oh = 0; oh < S::OH; ++oh)
           for (int64_t ow = 0; ow < S::OW; ++ow) {
             Tap<S> t(oh, ow, kh, kw);
-            ref[(((c * S::KH + kh) * S::KW + kw) * S::OH + oh) * S::OW + ow] =
+            ref[packed_at<S::Kdim>((c * S::KH + kh) * S::KW + kw,
+                                   oh * S::OW + ow)] =
                 t.inside() ? x[(c * S::H + t.ih) * S::W + t.iw] : 0.0f;
           }
+  // The last panel's padding columns are zeros.
+  for (int64_t k = 0; k < S::Kdim; ++k)
+    for (int64_t j = S::P; j % kPanel != 0; ++j)
+      ref[packed_at<S::Kdim>(k, j)] = 0.0f;
   EXPECT_TRUE(std::isnan(col.back())) << "im2col wrote past its scratch";
   col.pop_back();
+  // Beyond the last panel im2col writes nothing: both stay NaN there.
+  for (int64_t i = 0; i < size; ++i)
+    if (std::isnan(ref[i])) {
+      ASSERT_TRUE(std::isnan(col[i])) << "im2col wrote index " << i;
+      col[i] = ref[i] = 0.0f;
+    }
   expectClose(col, ref, "im2col");
 }
 
@@ -160,7 +203,7 @@ template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
   auto w = randomVector(S::O * S::Cg * S::KH * S::KW, 9);
   auto bias = randomVector(S::O, 10);
   std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()),
-      scratch(S::Kdim * S::P);
+      scratch(packed_floats(S::Kdim, S::P));
   // Only im2col may use scratch: the others get none, as the planner gives.
   conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
                   Algo == conv_algo::im2col ? scratch.data() : nullptr, identity{});

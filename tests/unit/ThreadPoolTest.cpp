@@ -121,10 +121,13 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
                      bias = randomVector(S::O, 10);
   // Grouped im2col convolutions get one scratch copy per thread.
   static constexpr int64_t kScratch =
-      Algo == conv_algo::im2col ? S::Kdim * S::P * (S::G > 1 ? T : 1) : 0;
+      Algo == conv_algo::im2col
+          ? packed_floats(S::Kdim, S::P) * (S::G > 1 ? T : 1)
+          : 0;
 
   std::vector<float> run_serial() {
-    std::vector<float> y(S::N * S::O * S::P), scratch(S::Kdim * S::P + 1);
+    std::vector<float> y(S::N * S::O * S::P),
+        scratch(packed_floats(S::Kdim, S::P) + 1);
     conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
                     kScratch ? scratch.data() : nullptr, identity{});
     return y;
