@@ -20,8 +20,10 @@ struct ChooseConvAlgorithm
     : onnxcc::impl::ChooseConvAlgorithmBase<ChooseConvAlgorithm> {
   void runOnOperation() override {
     getOperation().walk([](kernel::Conv2dOp op) {
-      // Cheapest first: no copy at all, then the general.
-      for (StringRef algorithm : {"pointwise", "im2col"})
+      // Cheapest first: no copy at all, then the general. A 1x1 depthwise
+      // convolution is a per-channel scale: depthwise, not one GEMM of a
+      // row per channel.
+      for (StringRef algorithm : {"depthwise", "pointwise", "im2col"})
         if (op.canUse(algorithm)) {
           op.setAlgorithm(algorithm);
           return;

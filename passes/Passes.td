@@ -96,9 +96,11 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
   let summary = "decide which kernel runs each kernel.conv2d";
   let description = [{
     Sets `algorithm` on every `kernel.conv2d`, which the planner (scratch
-    size) and the emitter (the kernel called) only read: `pointwise` for a
-    1x1, stride-1, unpadded convolution (a GEMM on the input itself),
-    `im2col` otherwise. Later kernels (depthwise, Winograd) are chosen here.
+    size) and the emitter (the kernel called) only read: `depthwise` for
+    one input and one output channel per group (taps summed in registers),
+    `pointwise` for a 1x1, stride-1, unpadded convolution (a GEMM on the
+    input itself), `im2col` otherwise. Later kernels (Winograd) are chosen
+    here.
   }];
 }
 

@@ -54,17 +54,22 @@ static LogicalResult printConv2d(PrintContext &c, raw_indented_ostream &os,
   auto w = staticShape(op.getWeight());
   auto y = staticShape(op.getResult());
   auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
-  os << "onnxcc::rt::conv2d<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
+  bool depthwise = op.getAlgorithm() == "depthwise";
+  os << "onnxcc::rt::" << (depthwise ? "depthwise2d" : "conv2d")
+     << "<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
      << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
      << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
      << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
-     << op.getGroup() << ">, onnxcc::rt::conv_algo::" << op.getAlgorithm()
-     << ">(\n";
+     << op.getGroup() << ">";
+  if (!depthwise)
+    os << ", onnxcc::rt::conv_algo::" << op.getAlgorithm();
+  os << ">(\n";
   os.indent().indent();
   os << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getInput()) << ", "
      << c.ptr(op.getWeight()) << ", " << c.ptr(op.getBias()) << ",\n"
      << c.ptr(op.getResult()) << ", ";
-  os << c.scratch(op) << ",\n";
+  if (!depthwise)
+    os << c.scratch(op) << ",\n";
   LogicalResult printed = c.epilogue(os, op.getEpilogue());
   os << ");\n";
   os.unindent().unindent();

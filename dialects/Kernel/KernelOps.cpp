@@ -154,6 +154,12 @@ bool Conv2dOp::canUse(StringRef algorithm) {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   if (algorithm == "im2col")
     return true;
+  if (algorithm == "depthwise") {
+    // One input and one output channel per group.
+    auto x = cast<ShapedType>(getInput().getType()).getShape();
+    return static_cast<int64_t>(getGroup()) == x[1] && w[0] == x[1] &&
+           w[1] == 1;
+  }
   if (algorithm == "pointwise")
     return w[2] == 1 && w[3] == 1 &&
            llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&

@@ -90,8 +90,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
 
     `algorithm` is the kernel the emitter calls, chosen by
     onnxcc-choose-conv-algorithm: `im2col` (columns into planned scratch,
-    then GEMM; any convolution) or `pointwise` (a 1x1, stride-1, unpadded
-    convolution multiplies its input directly; no scratch).
+    then GEMM; any convolution), `pointwise` (a 1x1, stride-1, unpadded
+    convolution multiplies its input directly; no scratch) or `depthwise`
+    (one input and one output channel per group: each output sums its
+    taps in registers; no scratch).
 
     `threads` is how many threads split it, set by onnxcc-choose-threads.
     A grouped `im2col` convolution gives each thread its own scratch, so

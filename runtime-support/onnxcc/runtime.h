@@ -6,6 +6,7 @@
 #include "onnxcc/config.h"
 #include "onnxcc/conv.h"
 #include "onnxcc/data_movement.h"
+#include "onnxcc/depthwise.h"
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/gemm_packed.h"

@@ -242,6 +242,49 @@ TEST(Conv, PointwiseMatchesDirect) {
             conv_algo::pointwise>();
 }
 
+/// depthwise2d() against conv2d()'s naive reference (checkConv's loops).
+template <typename S> void checkDepthwise() {
+  auto x = randomVector(S::N * S::C * S::H * S::W, 8);
+  auto w = randomVector(S::C * S::KH * S::KW, 9);
+  auto bias = randomVector(S::C, 10);
+  std::vector<float> y(S::N * S::C * S::P, NAN), ref(y.size());
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  depthwise2d<S>(x.data(), w.data(), bias.data(), y.data(), relu);
+  for (int64_t n = 0; n < S::N; ++n)
+    for (int64_t c = 0; c < S::C; ++c)
+      for (int64_t oh = 0; oh < S::OH; ++oh)
+        for (int64_t ow = 0; ow < S::OW; ++ow) {
+          double s = bias[c];
+          for (int64_t kh = 0; kh < S::KH; ++kh)
+            for (int64_t kw = 0; kw < S::KW; ++kw) {
+              Tap<S> t(oh, ow, kh, kw);
+              if (t.inside())
+                s += double(x[((n * S::C + c) * S::H + t.ih) * S::W + t.iw]) *
+                     w[(c * S::KH + kh) * S::KW + kw];
+            }
+          ref[((n * S::C + c) * S::OH + oh) * S::OW + ow] = s > 0 ? float(s) : 0.0f;
+        }
+  expectClose(y, ref, "depthwise2d");
+}
+
+/// A depthwise 3x3 over rows W wide (pad P, stride SW) of two images.
+template <int64_t W, int64_t OW, int64_t SW, int64_t P = 1>
+using DepthwiseShape =
+    conv_shape<2, 3, 4, W, 3, 3, 3, 4, OW, 1, SW, 1, P, 1, 1, 3>;
+
+// Rows narrower than, as wide as and wider than a vector, at stride 1 (the
+// vector path) and 2; windows cut by both edges; dilation; a 1x1.
+TEST(Depthwise, VectorWidthAndEdges) {
+  checkDepthwise<DepthwiseShape<kBelowVec, kBelowVec, 1>>();
+  checkDepthwise<DepthwiseShape<kVecWidth, kVecWidth, 1>>();
+  checkDepthwise<DepthwiseShape<kVecWidth + 2, kVecWidth + 2, 1>>();
+  checkDepthwise<DepthwiseShape<3 * kVecWidth + 1, 3 * kVecWidth + 1, 1>>();
+  checkDepthwise<DepthwiseShape<2 * kVecWidth + 3, kVecWidth + 2, 2>>();
+  checkDepthwise<DepthwiseShape<2, 4, 1, 2>>(); // every output at an edge
+  checkDepthwise<conv_shape<1, 2, 9, 11, 2, 3, 3, 5, 7, 1, 1, 0, 0, 2, 2, 2>>();
+  checkDepthwise<conv_shape<1, 4, 3, 5, 4, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 4>>();
+}
+
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the
 // image; these put the splits at the edges.
 TEST(Im2col, PaddingStrideDilationEdges) {

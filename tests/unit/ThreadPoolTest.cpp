@@ -13,6 +13,7 @@
 #include "onnxcc/thread_pool.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -167,6 +168,21 @@ TEST(ThreadedConv, PointwiseNeedsNoScratch) {
             conv_algo::pointwise>();
   checkConv<conv_shape<1, 6, 3, 5, 6, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 3>,
             conv_algo::pointwise>();
+}
+
+TEST(ThreadedConv, DepthwiseSplitsChannels) {
+  using S = conv_shape<2, 5, 9, 9, 5, 3, 3, 9, 9, 1, 1, 1, 1, 1, 1, 5>;
+  auto x = randomVector(S::N * S::C * S::H * S::W, 8);
+  auto w = randomVector(S::C * 9, 9), bias = randomVector(S::C, 10);
+  std::vector<float> ref(S::N * S::C * S::P), y(ref.size(), NAN);
+  depthwise2d<S>(x.data(), w.data(), bias.data(), ref.data(), identity{});
+  in_turn<3> t3;
+  depthwise2d<S>(t3, x.data(), w.data(), bias.data(), y.data(), identity{});
+  expectSameBits(y, ref, "depthwise2d in turn");
+  std::fill(y.begin(), y.end(), NAN);
+  depthwise2d<S>(thread_pool<2>::instance(), x.data(), w.data(), bias.data(),
+                 y.data(), identity{});
+  expectSameBits(y, ref, "depthwise2d on a pool");
 }
 
 // Two callers share one pool: whichever finds it busy runs alone, and both

@@ -1,6 +1,7 @@
 """Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
-kernels: a depthwise 3x3 (groups: one scratch copy per thread), a 1x1 (the
-product alone), a 3x3 stride-2 convolution (im2col cut by channel, then the
+kernels: a depthwise 3x3 (split by channel), a grouped 3x3 of 8 channels
+per group (im2col: one scratch copy per thread), a 1x1 (the product
+alone), a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
 import os
 import sys
@@ -20,13 +21,15 @@ def weight(name, *shape):
 
 
 inits = [weight("dw", 32, 1, 3, 3), weight("dwb", 32),
+         weight("gw", 32, 8, 3, 3), weight("gwb", 32),
          weight("pw", 48, 32, 1, 1), weight("pwb", 48),
          weight("cw", 40, 48, 3, 3), weight("cwb", 40),
          weight("fw", 64, 40 * 12 * 12), weight("fb", 64)]
 nodes = [
     helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=32, pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["a"], ["a1"]),
-    helper.make_node("Conv", ["a1", "pw", "pwb"], ["b"]),
+    helper.make_node("Conv", ["a1", "gw", "gwb"], ["g"], group=4, pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
     helper.make_node("Conv", ["b", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
     helper.make_node("Flatten", ["c1"], ["f"]),
