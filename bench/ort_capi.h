@@ -4,7 +4,7 @@
 // headers, so the benchmark declares the few entries it calls itself.
 // OrtApi is a table of function pointers that ONNX Runtime only ever
 // appends to, so an entry's index is stable across versions; the indices
-// below are those of the published API (version 1 entries). Unused slots
+// below are those of the published API. Unused slots
 // are `void *` padding. The benchmark checks ORT's outputs against the
 // model's reference data, so a wrong index cannot go unnoticed.
 //
@@ -65,6 +65,10 @@ struct OrtApi {
   void (*ReleaseValue)(OrtValue *);                              // 96
   void *slot97_99[3];                                            // 97..99
   void (*ReleaseSessionOptions)(OrtSessionOptions *);            // 100
+  void *slot101_129[29];                                         // 101..129
+  OrtStatusPtr (*AddSessionConfigEntry)(OrtSessionOptions *,
+                                        const char *key,
+                                        const char *value);      // 130
 };
 
 struct OrtApiBase {
@@ -84,14 +88,16 @@ static_assert(offsetof(OrtApi, CreateCpuMemoryInfo) == 69 * sizeof(void *),
 static_assert(offsetof(OrtApi, ReleaseSessionOptions) ==
                   100 * sizeof(void *),
               "OrtApi layout");
+static_assert(offsetof(OrtApi, AddSessionConfigEntry) == 130 * sizeof(void *),
+              "OrtApi layout");
 
 /// Values of the enums the benchmark passes.
 constexpr int kOrtLoggingWarning = 2;
 constexpr int kOrtEnableAll = 99;
 constexpr int kOrtArenaAllocator = 1;
 constexpr int kOrtMemTypeDefault = 0;
-/// API version 1 holds every entry above.
-constexpr uint32_t kOrtApiVersion = 1;
+/// Every entry above is in API version 10 (ORT 1.10) and later.
+constexpr uint32_t kOrtApiVersion = 10;
 
 } // extern "C"
 

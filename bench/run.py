@@ -386,7 +386,10 @@ def write_report(rows, args, out_base, peak):
              "Latencies in microseconds per predict() call, medians (p90 in brackets) "
              "of samples of ~0.2 ms chunks, both sides alternating in one process for "
              f"at least {args.seconds} s each. `threads` is onnxruntime's intra-op thread "
-             "count and onnxcc's --threads. Ratio = ORT median / onnxcc median. "
+             "count and onnxcc's --threads. ORT runs with `session.force_spinning_stop=1`: "
+             "its workers still spin inside a Run but stop when it returns (by default they "
+             "spin on for tens of milliseconds, holding the core the other side's worker "
+             "needs in this alternating run). Ratio = ORT median / onnxcc median. "
              f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp).",
              "",
              "| model | batch | threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "

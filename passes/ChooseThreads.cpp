@@ -43,18 +43,18 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
           << "], got " << static_cast<int64_t>(threads);
       return signalPassFailure();
     }
-    auto worth = [&](Operation *op, int64_t macs) {
+    auto worth = [&](Operation *op, int64_t macs, int64_t least) {
       return getElementTypeOrSelf(op->getResult(0).getType()).isF32() &&
-             macs >= minMacs;
+             macs >= least;
     };
     if (threads == 1)
       return; // every kernel's default
     getOperation().walk([&](Operation *op) {
       if (auto gemm = dyn_cast<kernel::GemmOp>(op)) {
-        if (worth(op, gemmMacs(gemm)))
+        if (worth(op, gemmMacs(gemm), minMacs))
           gemm.setThreads(threads);
       } else if (auto conv = dyn_cast<kernel::Conv2dOp>(op)) {
-        if (worth(op, convMacs(conv)))
+        if (worth(op, convMacs(conv), minConvMacs))
           conv.setThreads(threads);
       }
     });

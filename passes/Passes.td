@@ -107,10 +107,15 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
 def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
   let summary = "decide which kernels split their work across threads";
   let description = [{
-    Sets `threads` on each f32 `kernel.gemm` and each `kernel.conv2d` of at
-    least `min-macs` multiply-adds to the `threads` of --threads N; smaller
-    ones stay on the calling thread, where waking the pool (microseconds)
-    would cost more than it saves. Runs after onnxcc-choose-conv-algorithm
+    Sets `threads` on each f32 `kernel.gemm` of at least `min-macs`
+    multiply-adds and each `kernel.conv2d` of at least `min-conv-macs` to
+    the `threads` of --threads N; smaller ones stay on the calling thread.
+    Splitting costs little in the pool (0.2 us a part) but each thread then
+    reads what the other wrote: a convolution's activations cross between
+    cores' caches, which costs lenet's 86K- and 154K-MAC layers more than
+    they save (lenet: 30 us on one thread, 60 us split), while a product
+    streaming a large weight matrix (the classifier's 200K-MAC first layer)
+    gains from two cores' bandwidth. Runs after onnxcc-choose-conv-algorithm
     and before planning: a grouped im2col convolution's scratch grows to
     one copy per thread.
   }];
@@ -118,7 +123,9 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     Option<"threads", "threads", "int64_t", /*default=*/"1",
            "threads of the generated code (--threads)">,
     Option<"minMacs", "min-macs", "int64_t", /*default=*/"65536",
-           "smallest multiply-add count worth splitting">,
+           "smallest GEMM (multiply-adds) worth splitting">,
+    Option<"minConvMacs", "min-conv-macs", "int64_t", /*default=*/"1048576",
+           "smallest convolution (multiply-adds) worth splitting">,
   ];
 }
 

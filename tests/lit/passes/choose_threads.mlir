@@ -1,5 +1,5 @@
-// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000" | FileCheck %s
-// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000" --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000 min-conv-macs=1000" | FileCheck %s
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000 min-conv-macs=1000" --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads | FileCheck %s --check-prefix=ONE
 // RUN: not onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
 

@@ -1,5 +1,5 @@
 """Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
-kernels: a depthwise 3x3 (split by channel), a grouped 3x3 of 8 channels
+kernels: a depthwise 3x3 (split by channel), a grouped 3x3 of 12 channels
 per group (im2col: one scratch copy per thread), a 1x1 (the product
 alone), a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
@@ -20,15 +20,18 @@ def weight(name, *shape):
         (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
 
 
-inits = [weight("dw", 32, 1, 3, 3), weight("dwb", 32),
-         weight("gw", 32, 8, 3, 3), weight("gwb", 32),
-         weight("pw", 48, 32, 1, 1), weight("pwb", 48),
-         weight("cw", 40, 48, 3, 3), weight("cwb", 40),
-         weight("fw", 64, 40 * 12 * 12), weight("fb", 64)]
+# Every layer is above onnxcc-choose-threads' thresholds (1M multiply-adds
+# for a convolution, 64K for a product), so every one is split.
+inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
+         weight("gw", 48, 12, 3, 3), weight("gwb", 48),
+         weight("pw", 32, 48, 1, 1), weight("pwb", 32),
+         weight("cw", 40, 32, 3, 3), weight("cwb", 40),
+         weight("fw", 64, 40 * 14 * 14), weight("fb", 64)]
 nodes = [
-    helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=32, pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=48, pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["a"], ["a1"]),
-    helper.make_node("Conv", ["a1", "gw", "gwb"], ["g"], group=4, pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["a1", "gw", "gwb"], ["g"], group=4, strides=[2, 2],
+                     pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
     helper.make_node("Conv", ["b", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
@@ -37,7 +40,7 @@ nodes = [
 ]
 graph = helper.make_graph(
     nodes, "threaded_cnn",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 32, 24, 24])],
+    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 48, 56, 56])],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 onnx.checker.check_model(model)
@@ -45,7 +48,7 @@ os.makedirs(out, exist_ok=True)
 onnx.save(model, os.path.join(out, "model.onnx"))
 session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
 for i in range(2):
-    x = rng.standard_normal((1, 32, 24, 24)).astype(np.float32)
+    x = rng.standard_normal((1, 48, 56, 56)).astype(np.float32)
     (y,) = session.run(None, {"x": x})
     d = os.path.join(out, f"test_data_set_{i}")
     os.makedirs(d, exist_ok=True)
