@@ -48,6 +48,29 @@ struct conv_shape {
                            Kdim = Cg * KH * KW;
 };
 
+/// Writes n < 2 * Piece values src[0], src[s], ... (zeros when src is
+/// null) as pieces of fixed sizes Piece, Piece / 2, ..., 1: compilers turn
+/// a loop of run-time length into a memmove or memset call, which costs
+/// more than these short copies (an 8x8 image's rows are 8 long).
+template <int64_t Piece>
+ONNXCC_INLINE void put_pieces(float *dst, const float *src, int64_t s,
+                              int64_t n) {
+  if constexpr (Piece >= 1) {
+    if (n & Piece) {
+      if (src) {
+        for (int64_t i = 0; i < Piece; ++i)
+          dst[i] = src[i * s];
+        src += Piece * s;
+      } else {
+        for (int64_t i = 0; i < Piece; ++i)
+          dst[i] = 0.0f;
+      }
+      dst += Piece;
+    }
+    put_pieces<Piece / 2>(dst, src, s, n);
+  }
+}
+
 /// Writes one row of a packed operand (gemm_packed.h) in column order:
 /// runs of values cut where panels end.
 template <int64_t K> struct packed_cursor {
@@ -55,9 +78,7 @@ template <int64_t K> struct packed_cursor {
   int64_t lane = 0; ///< the next column within it
 
   /// n values src[0], src[s], ...; zeros when src is null. A whole panel
-  /// row is a fixed-size copy (vector moves); compilers turn the loops of
-  /// run-time length into memmove and memset calls, which cost more than
-  /// the copy at these lengths (under a panel).
+  /// row is one fixed-size copy (vector moves), a part of one put_pieces.
   ONNXCC_INLINE void put(const float *src, int64_t s, int64_t n) {
     while (n > 0) {
       const int64_t m = kPanel - lane < n ? kPanel - lane : n;
@@ -68,12 +89,8 @@ template <int64_t K> struct packed_cursor {
       } else if (m == kPanel) {
         for (int64_t i = 0; i < kPanel; ++i)
           dst[i] = 0.0f;
-      } else if (src) {
-        for (int64_t i = 0; i < m; ++i)
-          dst[i] = src[i * s];
       } else {
-        for (int64_t i = 0; i < m; ++i)
-          dst[i] = 0.0f;
+        put_pieces<kPanel / 2>(dst, src, s, m);
       }
       if (src)
         src += m * s;
