@@ -283,6 +283,11 @@ TEST(Depthwise, VectorWidthAndEdges) {
   checkDepthwise<DepthwiseShape<2, 4, 1, 2>>(); // every output at an edge
   checkDepthwise<conv_shape<1, 2, 9, 11, 2, 3, 3, 5, 7, 1, 1, 0, 0, 2, 2, 2>>();
   checkDepthwise<conv_shape<1, 4, 3, 5, 4, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 4>>();
+  // Rows too wide for the 16 KiB stack buffer: taps read from x directly.
+  using Wide = conv_shape<1, 2, 3, 1400, 2, 3, 3, 3, 1400, 1, 1, 1, 1, 1, 1, 2>;
+  static_assert(depthwise_rows<Wide>::bytes > 16384, "takes the direct path");
+  checkDepthwise<Wide>();
+  checkDepthwise<conv_shape<1, 2, 4, 1500, 2, 3, 3, 2, 750, 2, 2, 0, 1, 1, 1, 2>>();
 }
 
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the

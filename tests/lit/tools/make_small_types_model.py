@@ -128,8 +128,21 @@ def end_to_end():
                       465.0, 57344.0, 61440.0, 1e30, np.inf, -np.inf], np.float32)
     finite = np.array([0.0, 1e-45, 3e-39, 0.3, -0.7, 1.5, 3.0, 1e30, -1e30, 2.0 ** 127,
                        1.5 * 2.0 ** 127, 6.0, 4.9, -5.5, 0.24, 0.26], np.float32)
-    ints = np.array([-1000.5, -300.0, -9.5, -8.0, -2.5, -0.5, 0.5, 1.9, 2.5, 7.0, 8.0,
-                     15.5, 16.0, 300.0, 1000.7, np.nan], np.float32)
+    # Values whose cast to each 4/2-bit integer type is defined: truncated
+    # toward zero, they lie in the type's range. Outside it (and for NaN)
+    # the result is undefined, and onnx.reference's (ml_dtypes, a C++ cast)
+    # differs between machines: a negative value cast to uint4 gives its
+    # low bits on an AVX-512 Xeon and 0 on an AVX2 EPYC.
+    ints = {
+        21: [0.0, -0.0, -0.5, -0.99, 0.5, 0.99, 1.9, 2.5, 7.0, 8.0, 9.9, 12.1, 14.5, 15.0,
+             15.5, 15.99],
+        22: [-8.0, -8.9, -7.9, -2.5, -0.5, -0.0, 0.0, 0.5, 1.9, 2.5, 3.3, -3.3, 4.5, 6.99,
+             7.0, 7.5],
+        25: [0.0, -0.0, -0.5, -0.99, 0.5, 0.99, 1.0, 1.5, 1.9, 2.0, 2.5, 2.99, 3.0, 3.5,
+             3.99, 0.25],
+        26: [-2.0, -2.9, -2.5, -1.5, -1.0, -0.99, -0.5, -0.0, 0.0, 0.5, 0.99, 1.0, 1.5,
+             1.99, -1.9, 0.25],
+    }
     nodes, outputs = [], []
     def cast(src, to, name, **attrs):
         nodes.append(helper.make_node("Cast", [src], [name], to=to, **attrs))
@@ -149,7 +162,7 @@ def end_to_end():
                         ("e5nosat", 19)):
         out_(name, dtype)
     for to in (21, 22, 25, 26):
-        cast("ints", to, "int%d" % to)
+        cast("ints%d" % to, to, "int%d" % to)
         cast("int%d" % to, 1, "intback%d" % to)
         out_("int%d" % to, to)
         out_("intback%d" % to, 1)
@@ -158,8 +171,10 @@ def end_to_end():
     out_("i4wide", 6)
     out_("u2float", 1)
     inputs = [helper.make_tensor_value_info(n, t, [16]) for n, t in
-              (("edges", 1), ("finite", 1), ("ints", 1), ("i4in", 22), ("u2in", 25))]
-    feeds = {"edges": edges, "finite": finite, "ints": ints,
+              (("edges", 1), ("finite", 1), ("ints21", 1), ("ints22", 1),
+               ("ints25", 1), ("ints26", 1), ("i4in", 22), ("u2in", 25))]
+    feeds = {"edges": edges, "finite": finite,
+             **{"ints%d" % t: np.array(v, np.float32) for t, v in ints.items()},
              "i4in": np.arange(-8, 8).astype(ml_dtypes.int4),
              "u2in": (np.arange(16) % 4).astype(ml_dtypes.uint2)}
     with_data("casts", nodes, inputs, outputs, feeds)
