@@ -116,7 +116,7 @@ void Emitter::emitHeader(func::FuncOp func) {
      << "inline constexpr int kNumInputs = " << func.getNumArguments() << ";\n"
      << "inline constexpr int kNumOutputs = " << func.getNumResults() << ";\n"
      << "/// Threads predict() splits its large kernels over (--threads).\n"
-     << "inline constexpr int kThreads = " << poolThreads(func) << ";\n\n";
+     << "inline constexpr int kThreads = " << threads << ";\n\n";
   for (const Port &p : ports) {
     auto shape = p.type.getShape();
     os << "/// " << (p.isInput ? "input " : "output ") << p.index << ": '"
@@ -135,7 +135,7 @@ void Emitter::emitHeader(func::FuncOp func) {
      << "  unsigned char bytes[kWorkspaceBytes > 0 ? kWorkspaceBytes : 1];\n"
      << "};\n\n"
      << "/// Runs the model. Reentrant: writes only `workspace` and the outputs;\n"
-     << (poolThreads(func) > 1
+     << (threads > 1
              ? "/// no exceptions; shares the thread pool (init()) with other calls.\n"
              : "/// no heap allocation, exceptions or global state.\n")
      << "void predict(" << params << ", Workspace &workspace);\n\n"
@@ -176,7 +176,6 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   raw_indented_ostream os(raw);
   const std::string &n = options.name;
   const std::string &w = options.weightsStem.empty() ? n : options.weightsStem;
-  const int64_t threads = poolThreads(func);
   os << banner() << "#include \"" << n << ".h\"\n\n#include \"onnxcc/runtime.h\"\n"
      << (threads > 1 ? "#include \"onnxcc/thread_pool.h\"\n" : "") << "\n"
      << "// The weight blob, linked from "
@@ -282,6 +281,7 @@ LogicalResult Emitter::run() {
     return module.emitError() << "expects a func.func @main";
   if (failed(collectPorts(func)) || failed(collectWeights(func)))
     return failure();
+  threads = poolThreads(func);
   emitHeader(func);
   if (failed(emitSource(func)) || unplanned)
     return failure();

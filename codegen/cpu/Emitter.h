@@ -89,6 +89,7 @@ private:
   EmittedModel &out;
   llvm::SmallVector<Port> ports; ///< inputs, then outputs
   unsigned numInputs = 0;
+  int64_t threads = 1; ///< the pool's size (1: none), from the kernels
   bool unplanned = false;
 };
 

@@ -39,6 +39,18 @@ ONNXCC_INLINE float depthwise_at(const float *xc, const float *wc, float b,
   return s;
 }
 
+/// Calls f(xc, wc, yc, b) for channels [u_lo, u_hi) of all images (u =
+/// n * C + c): the channel's input and output planes, weights and bias.
+template <typename S, typename F>
+ONNXCC_INLINE void for_each_channel(const float *x, const float *w,
+                                    const float *bias, float *y, int64_t u_lo,
+                                    int64_t u_hi, F f) {
+  for (int64_t u = u_lo; u < u_hi; ++u) {
+    const int64_t c = u % S::C;
+    f(x + u * S::H * S::W, w + c * S::KH * S::KW, y + u * S::P, bias[c]);
+  }
+}
+
 /// Channels [u_lo, u_hi) of all images (u = n * C + c), reading taps
 /// straight from x: only the interior of each row is vectorised.
 template <typename S, typename Epi>
@@ -49,12 +61,8 @@ inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
   // Outputs whose every column tap is inside the image.
   constexpr index_range cols =
       in_bounds(-S::PL, S::SW, S::W - (S::KW - 1) * S::DW, S::OW);
-  for (int64_t u = u_lo; u < u_hi; ++u) {
-    const int64_t c = u % S::C;
-    const float *xc = x + u * S::H * S::W;
-    const float *wc = w + c * S::KH * S::KW;
-    float *yc = y + u * S::P;
-    const float b = bias[c];
+  auto channel = [&](const float *ONNXCC_RESTRICT xc, const float *wc,
+                     float *ONNXCC_RESTRICT yc, float b) ONNXCC_INLINE_LAMBDA {
     for (int64_t oh = 0; oh < S::OH; ++oh) {
       const index_range rh = in_bounds(oh * S::SH - S::PT, S::DH, S::H, S::KH);
       float *yr = yc + oh * S::OW;
@@ -86,7 +94,8 @@ inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
       for (ow = cols.hi; ow < S::OW; ++ow)
         edge(ow);
     }
-  }
+  };
+  for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
 /// The row buffer of depthwise_padded(): the left padding, the image row,
@@ -114,12 +123,8 @@ inline void depthwise_padded(const float *ONNXCC_RESTRICT x,
   for (int64_t kh = 0; kh < S::KH; ++kh)
     for (int64_t i = 0; i < R::width; ++i)
       rows[kh][i] = 0.0f; // the padding stays 0
-  for (int64_t u = u_lo; u < u_hi; ++u) {
-    const int64_t c = u % S::C;
-    const float *xc = x + u * S::H * S::W;
-    const float *wc = w + c * S::KH * S::KW;
-    float *yc = y + u * S::P;
-    const float b = bias[c];
+  auto channel = [&](const float *ONNXCC_RESTRICT xc, const float *wc,
+                     float *ONNXCC_RESTRICT yc, float b) ONNXCC_INLINE_LAMBDA {
     for (int64_t oh = 0; oh < S::OH; ++oh) {
       const index_range rh = in_bounds(oh * S::SH - S::PT, S::DH, S::H, S::KH);
       for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
@@ -149,7 +154,8 @@ inline void depthwise_padded(const float *ONNXCC_RESTRICT x,
         yr[ow] = epi(s);
       }
     }
-  }
+  };
+  for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
 /// Channels [u_lo, u_hi): the padded rows when they fit 16 KiB of stack

@@ -8,26 +8,19 @@
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
 
+#include "RandomData.h"
+
 #include <gtest/gtest.h>
 #include <cmath>
-#include <random>
 #include <vector>
 
 using namespace onnxcc::rt;
+using onnxcc::test::randomVector;
 
 namespace {
 
 /// One element short of a vector (1 on the scalar path).
 constexpr int64_t kBelowVec = kVecWidth > 1 ? kVecWidth - 1 : 1;
-
-std::vector<float> randomVector(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> dist;
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
 
 void expectClose(const std::vector<float> &got, const std::vector<float> &ref,
                  const char *what) {

@@ -12,26 +12,19 @@
 #include "onnxcc/runtime.h"
 #include "onnxcc/thread_pool.h"
 
+#include "RandomData.h"
+
 #include <gtest/gtest.h>
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <random>
 #include <thread>
 #include <vector>
 
 using namespace onnxcc::rt;
+using onnxcc::test::randomVector;
 
 namespace {
-
-std::vector<float> randomVector(size_t n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<float> dist;
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = dist(rng);
-  return v;
-}
 
 void expectSameBits(const std::vector<float> &got,
                     const std::vector<float> &ref, const char *what) {
