@@ -1,16 +1,15 @@
 //===- depthwise.h - one-channel-per-group convolution ----------*- C++ -*-===//
 //
 // depthwise2d(): f32 NCHW convolution whose every group is one input and
-// one output channel (MobileNet's 3x3 layers), kernel.conv2d's
-// `depthwise` algorithm. Each output row accumulates its window's taps in
-// registers: between the image edges (for_each_window's interior) a vector
-// of kVecWidth outputs takes KH x KW fused multiply-adds from unaligned
-// loads at stride 1, or lane by lane at larger strides. Each output row
-// first copies its input rows into a zero-padded buffer on the stack (at
-// most 16 KiB, else the taps are read from x and only the interior is
-// vectorised), so the edges and small maps take the same path. No
-// planned scratch: im2col copied each input element KH x KW times to
-// multiply one row of weights.
+// one output channel (MobileNet's 3x3 and 5x5 layers), kernel.conv2d's
+// `depthwise` algorithm. A band of output rows copies its input rows into
+// zero-padded planes on the stack (at most 16 KiB), split by stride phase
+// so that every tap reads unit-stride: the band's outputs are then one
+// run of vectors, each taking KH x KW fused multiply-adds, whatever the
+// stride and however narrow the rows. Rows too wide for the buffer read
+// their taps from x, and only their interior is vectorised. No planned
+// scratch: im2col copied each input element KH x KW times to multiply one
+// row of weights.
 //
 // depthwise2d(par, ...) gives each thread whole channels.
 //
@@ -98,74 +97,144 @@ inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
   for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
-/// The row buffer of depthwise_padded(): the left padding, the image row,
-/// the right padding and a vector of slack, so that every output's taps,
-/// and every vector of outputs, read inside it.
-template <typename S> struct depthwise_rows {
+/// The stack buffer of depthwise_banded(), all compile-time. A band of OB
+/// output rows reads its input through SH x SW phase planes: plane (p, q)
+/// holds the zero-padded input's rows p, p + SH, ... and columns q,
+/// q + SW, ..., Wq columns a row. Output (ob, ow)'s tap (kh, kw) then sits
+/// in plane ((kh*DH) % SH, (kw*DW) % SW) at flat offset
+///   (ob + kh*DH / SH) * Wq + ow + kw*DW / SW,
+/// linear in the flat output index ob * Wq + ow: a band is one run of
+/// vectors at every stride, whatever the row width, the Wq - OW columns
+/// past each row being computed and dropped.
+template <typename S> struct depthwise_band {
+  static constexpr int64_t kUnroll = 4; // vectors sharing each weight
+  static constexpr int64_t kStep = kUnroll * kVecWidth;
+  static constexpr int64_t kBudget = 16384 / 4; // floats of stack
+  /// Padded columns read or copied, and the phase width.
   static constexpr int64_t last = (S::OW - 1) * S::SW + (S::KW - 1) * S::DW;
-  static constexpr int64_t width =
-      (last + 1 > S::PL + S::W ? last + 1 : S::PL + S::W) + kVecWidth;
-  /// Stack bytes it takes: the padded path runs while this is small.
-  static constexpr int64_t bytes = S::KH * width * 4;
+  static constexpr int64_t cols =
+      last + 1 > S::PL + S::W ? last + 1 : S::PL + S::W;
+  static constexpr int64_t Wq = (cols + S::SW - 1) / S::SW;
+  /// Phase rows past a band's OB that its taps reach.
+  static constexpr int64_t halo = (S::KH - 1) * S::DH / S::SH;
+  static constexpr int64_t run(int64_t ob) {
+    return (ob * Wq + kStep - 1) / kStep * kStep;
+  }
+  /// One plane: its rows, then what the last vector reads past them.
+  static constexpr int64_t plane(int64_t ob) {
+    return halo * Wq + (S::KW - 1) * S::DW / S::SW + run(ob);
+  }
+  static constexpr int64_t floats(int64_t ob) {
+    return S::SH * S::SW * plane(ob) + run(ob);
+  }
+  static constexpr int64_t rows() {
+    int64_t ob = 1;
+    while (ob < S::OH && floats(ob + 1) <= kBudget)
+      ++ob;
+    return ob;
+  }
+  static constexpr int64_t OB = rows();
+  static constexpr int64_t kPlane = plane(OB), kRun = run(OB);
+  /// Whether the band buffer fits the budget at all (else the taps are
+  /// read straight from x).
+  /// Tap k = kh * KW + kw: its plane's offset plus its offset inside.
+  static constexpr int64_t tap(int64_t k) {
+    const int64_t kh = k / S::KW, kw = k % S::KW;
+    return ((kh * S::DH) % S::SH * S::SW + (kw * S::DW) % S::SW) * kPlane +
+           (kh * S::DH) / S::SH * Wq + (kw * S::DW) / S::SW;
+  }
+  static constexpr bool fits =
+      floats(1) <= kBudget && S::PL >= 0 && S::PT >= 0;
 };
 
-/// As depthwise_direct(), but each output row first copies its KH input
-/// rows into a zero-padded buffer on the stack: every output then takes
-/// its whole window without bounds, so small maps (MobileNet's 7x7 and
-/// 14x14 5x5 layers, where the interior is a few columns) vectorise too.
+/// Copies the input rows of the band from output row oh0 into the phase
+/// planes: rows outside the image become zeros, the padding columns
+/// were zeroed once and are never written.
+template <typename S>
+ONNXCC_INLINE void depthwise_fill(const float *ONNXCC_RESTRICT xc,
+                                  float *ONNXCC_RESTRICT planes,
+                                  int64_t oh0) {
+  using B = depthwise_band<S>;
+  for (int64_t p = 0; p < S::SH; ++p)
+    for (int64_t r = 0; r < B::OB + B::halo; ++r) {
+      const int64_t ih = (oh0 + r) * S::SH + p - S::PT;
+      for (int64_t q = 0; q < S::SW; ++q) {
+        // Image columns iw with (iw + PL) % SW == q, at phase column
+        // (iw + PL) / SW.
+        float *dst = planes + (p * S::SW + q) * B::kPlane + r * B::Wq;
+        const int64_t iw0 = ((q - S::PL) % S::SW + S::SW) % S::SW;
+        const int64_t c0 = (iw0 + S::PL) / S::SW;
+        if (ih < 0 || ih >= S::H) {
+          for (int64_t iw = iw0, c = c0; iw < S::W; iw += S::SW, ++c)
+            dst[c] = 0.0f;
+          continue;
+        }
+        const float *src = xc + ih * S::W;
+        for (int64_t iw = iw0, c = c0; iw < S::W; iw += S::SW, ++c)
+          dst[c] = src[iw];
+      }
+    }
+}
+
+/// Channels [u_lo, u_hi) of all images (u = n * C + c), a band of
+/// depthwise_band<S>::OB output rows at a time: every output takes its
+/// whole window from the zero-padded phase planes, at any stride and
+/// however narrow the rows (MobileNet's 7x7 maps, its stride-2 layers).
 template <typename S, typename Epi>
-inline void depthwise_padded(const float *ONNXCC_RESTRICT x,
+inline void depthwise_banded(const float *ONNXCC_RESTRICT x,
                              const float *ONNXCC_RESTRICT w, const float *bias,
                              float *ONNXCC_RESTRICT y, int64_t u_lo,
                              int64_t u_hi, Epi epi) {
-  using R = depthwise_rows<S>;
-  alignas(64) float rows[S::KH][R::width];
-  for (int64_t kh = 0; kh < S::KH; ++kh)
-    for (int64_t i = 0; i < R::width; ++i)
-      rows[kh][i] = 0.0f; // the padding stays 0
+  using B = depthwise_band<S>;
+  alignas(64) float planes[S::SH * S::SW * B::kPlane];
+  alignas(64) float out[B::kRun];
+  for (int64_t i = 0; i < S::SH * S::SW * B::kPlane; ++i)
+    planes[i] = 0.0f; // padding, and the finite values past the rows
   auto channel = [&](const float *ONNXCC_RESTRICT xc, const float *wc,
                      float *ONNXCC_RESTRICT yc, float b) ONNXCC_INLINE_LAMBDA {
-    for (int64_t oh = 0; oh < S::OH; ++oh) {
-      const index_range rh = in_bounds(oh * S::SH - S::PT, S::DH, S::H, S::KH);
-      for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
-        const float *xr = xc + (oh * S::SH - S::PT + kh * S::DH) * S::W;
-        for (int64_t i = 0; i < S::W; ++i)
-          rows[kh][S::PL + i] = xr[i];
-      }
-      float *yr = yc + oh * S::OW;
-      int64_t ow = 0;
+    for (int64_t oh0 = 0; oh0 < S::OH; oh0 += B::OB) {
+      depthwise_fill<S>(xc, planes, oh0);
+      const int64_t ob_n = S::OH - oh0 < B::OB ? S::OH - oh0 : B::OB;
+      const int64_t n = B::run(ob_n);
+      for (int64_t f = 0; f < n; f += B::kStep) {
 #if ONNXCC_HAS_SIMD
-      if constexpr (S::SW == 1)
-        for (; ow + kVecWidth <= S::OW; ow += kVecWidth) {
-          vfloat acc(b);
-          for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
-            for (int64_t kw = 0; kw < S::KW; ++kw)
-              acc = xsimd::fma(
-                  vfloat(wc[kh * S::KW + kw]),
-                  vfloat::load_unaligned(&rows[kh][ow + kw * S::DW]), acc);
-          epi(acc).store_unaligned(yr + ow);
+        vfloat acc[B::kUnroll];
+        for (int64_t u = 0; u < B::kUnroll; ++u)
+          acc[u] = vfloat(b);
+        for (int64_t k = 0; k < S::KH * S::KW; ++k) {
+          const vfloat wk(wc[k]);
+          const float *src = planes + B::tap(k) + f;
+          for (int64_t u = 0; u < B::kUnroll; ++u)
+            acc[u] = xsimd::fma(
+                wk, vfloat::load_unaligned(src + u * kVecWidth), acc[u]);
+        }
+        for (int64_t u = 0; u < B::kUnroll; ++u)
+          epi(acc[u]).store_aligned(out + f + u * kVecWidth);
+#else
+        for (int64_t u = 0; u < B::kStep; ++u) {
+          float s = b;
+          for (int64_t k = 0; k < S::KH * S::KW; ++k)
+            s += planes[B::tap(k) + f + u] * wc[k];
+          out[f + u] = epi(s);
         }
 #endif
-      for (; ow < S::OW; ++ow) {
-        float s = b;
-        for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
-          for (int64_t kw = 0; kw < S::KW; ++kw)
-            s += rows[kh][ow * S::SW + kw * S::DW] * wc[kh * S::KW + kw];
-        yr[ow] = epi(s);
       }
+      for (int64_t ob = 0; ob < ob_n; ++ob)
+        for (int64_t ow = 0; ow < S::OW; ++ow)
+          yc[(oh0 + ob) * S::OW + ow] = out[ob * B::Wq + ow];
     }
   };
   for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
-/// Channels [u_lo, u_hi): the padded rows when they fit 16 KiB of stack
-/// and the left padding is not negative, else straight from x.
+/// Channels [u_lo, u_hi): banded when the band buffer fits 16 KiB of
+/// stack and the padding is not negative, else straight from x.
 template <typename S, typename Epi>
 ONNXCC_INLINE void depthwise_channels(const float *x, const float *w,
                                       const float *bias, float *y,
                                       int64_t u_lo, int64_t u_hi, Epi epi) {
-  if constexpr (depthwise_rows<S>::bytes <= 16384 && S::PL >= 0)
-    depthwise_padded<S>(x, w, bias, y, u_lo, u_hi, epi);
+  if constexpr (depthwise_band<S>::fits)
+    depthwise_banded<S>(x, w, bias, y, u_lo, u_hi, epi);
   else
     depthwise_direct<S>(x, w, bias, y, u_lo, u_hi, epi);
 }

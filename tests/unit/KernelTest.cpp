@@ -150,6 +150,26 @@ TEST(Elementwise, StridedBroadcast) {
     EXPECT_FLOAT_EQ(out[i], a[i] - b[(i / 4) % 3]) << "index " << i;
 }
 
+// The vector rows: dense and broadcast rows of a vector and a bit
+// (partial tail), and a row read at stride 3 (a transposed input), which
+// takes the element-by-element loop.
+TEST(Elementwise, StridedBroadcastVectorRows) {
+  constexpr int64_t R = 3, W = kVecWidth + 3;
+  auto a = randomVector(R * W, 8), b = randomVector(R, 9), t = randomVector(W * R, 10);
+  std::vector<float> out(R * W), out_t(R * W);
+  static constexpr int64_t shape[2] = {R, W};
+  auto f = [](auto x, auto y) { return x * y; };
+  map_strided<2, true>(shape, out.data(), f, strided_in<2, float>{a.data(), {W, 1}},
+                       strided_in<2, float>{b.data(), {1, 0}});
+  map_strided<2, true>(shape, out_t.data(), f, strided_in<2, float>{t.data(), {1, R}},
+                       strided_in<2, float>{b.data(), {1, 0}});
+  for (int64_t r = 0; r < R; ++r)
+    for (int64_t i = 0; i < W; ++i) {
+      EXPECT_FLOAT_EQ(out[r * W + i], a[r * W + i] * b[r]) << r << "," << i;
+      EXPECT_FLOAT_EQ(out_t[r * W + i], t[i * R + r] * b[r]) << r << "," << i;
+    }
+}
+
 /// Output pixel (oh, ow) of kernel tap (kh, kw) reads input (ih, iw), or the
 /// zero padding when that lies outside the image.
 template <typename S> struct Tap {
@@ -276,9 +296,19 @@ TEST(Depthwise, VectorWidthAndEdges) {
   checkDepthwise<DepthwiseShape<2, 4, 1, 2>>(); // every output at an edge
   checkDepthwise<conv_shape<1, 2, 9, 11, 2, 3, 3, 5, 7, 1, 1, 0, 0, 2, 2, 2>>();
   checkDepthwise<conv_shape<1, 4, 3, 5, 4, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 4>>();
+  // MobileNet's narrow maps: 5x5 at 7x7, 14x14 to 7x7 at stride 2.
+  checkDepthwise<conv_shape<1, 3, 7, 7, 3, 5, 5, 7, 7, 1, 1, 2, 2, 1, 1, 3>>();
+  checkDepthwise<conv_shape<1, 3, 14, 14, 3, 5, 5, 7, 7, 2, 2, 2, 2, 1, 1, 3>>();
+  // Several bands, the last one short; stride 3 by 2; odd phase widths.
+  using Banded = conv_shape<1, 2, 61, 67, 2, 3, 3, 30, 33, 2, 2, 0, 0, 1, 1, 2>;
+  static_assert(depthwise_band<Banded>::OB < 30 && 30 % depthwise_band<Banded>::OB,
+                "several bands, the last one short");
+  checkDepthwise<Banded>();
+  checkDepthwise<conv_shape<1, 2, 80, 90, 2, 3, 5, 27, 45, 3, 2, 1, 2, 1, 1, 2>>();
+  checkDepthwise<conv_shape<1, 2, 20, 21, 2, 3, 3, 10, 10, 2, 2, 1, 0, 2, 2, 2>>();
   // Rows too wide for the 16 KiB stack buffer: taps read from x directly.
   using Wide = conv_shape<1, 2, 3, 1400, 2, 3, 3, 3, 1400, 1, 1, 1, 1, 1, 1, 2>;
-  static_assert(depthwise_rows<Wide>::bytes > 16384, "takes the direct path");
+  static_assert(!depthwise_band<Wide>::fits, "takes the direct path");
   checkDepthwise<Wide>();
   checkDepthwise<conv_shape<1, 2, 4, 1500, 2, 3, 3, 2, 750, 2, 2, 0, 1, 1, 1, 2>>();
 }
