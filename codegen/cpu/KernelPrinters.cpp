@@ -97,6 +97,47 @@ static SmallVector<int64_t> broadcastStrides(ArrayRef<int64_t> in, int64_t rank)
   return strides;
 }
 
+/// Broadcast loop axes with every input's strides: axes of extent 1 are
+/// dropped and neighbours contiguous in every input merged, so that
+/// map_strided()'s innermost run, the one it vectorises, is as long as
+/// the broadcast allows (an SE block's [1,C,H,W] * [1,C,1,1] becomes
+/// [C, H*W]).
+struct BroadcastLoop {
+  SmallVector<int64_t> shape;
+  SmallVector<SmallVector<int64_t>> strides; // per input
+};
+
+static BroadcastLoop mergeBroadcastAxes(ArrayRef<int64_t> shape,
+                                        ArrayRef<SmallVector<int64_t>> strides) {
+  BroadcastLoop loop;
+  loop.strides.resize(strides.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue;
+    // Merge axis d into the previous kept axis when every input steps
+    // through both as one: stride(prev) == stride(d) * extent(d).
+    bool merge = !loop.shape.empty() &&
+                 llvm::all_of(llvm::seq<size_t>(0, strides.size()), [&](size_t i) {
+                   return loop.strides[i].back() == strides[i][d] * shape[d];
+                 });
+    if (merge) {
+      loop.shape.back() *= shape[d];
+      for (size_t i = 0; i < strides.size(); ++i)
+        loop.strides[i].back() = strides[i][d];
+      continue;
+    }
+    loop.shape.push_back(shape[d]);
+    for (size_t i = 0; i < strides.size(); ++i)
+      loop.strides[i].push_back(strides[i][d]);
+  }
+  if (loop.shape.empty()) { // every axis of extent 1
+    loop.shape.push_back(1);
+    for (auto &s : loop.strides)
+      s.push_back(0);
+  }
+  return loop;
+}
+
 static LogicalResult printElementwise(PrintContext &c, raw_indented_ostream &os,
                                  k::ElementwiseOp op) {
   auto outType = cast<ShapedType>(op.getType());
@@ -112,13 +153,13 @@ static LogicalResult printElementwise(PrintContext &c, raw_indented_ostream &os,
       printOne(v);
     }
   };
+  // The SIMD loop needs float everywhere; anything else runs scalar.
+  bool vector = outType.getElementType().isF32() &&
+                llvm::all_of(op.getInputs(), [](Value v) {
+                  return getElementTypeOrSelf(v.getType()).isF32();
+                }) &&
+                k::isVectorizableBody(body);
   if (simple) {
-    // The SIMD loop needs float everywhere; anything else runs scalar.
-    bool vector = outType.getElementType().isF32() &&
-                  llvm::all_of(op.getInputs(), [](Value v) {
-                    return getElementTypeOrSelf(v.getType()).isF32();
-                  }) &&
-                  k::isVectorizableBody(body);
     os << "onnxcc::rt::" << (vector ? "map<" : "map_scalar<")
        << outType.getNumElements() << ">(" << c.ptr(op.getResult()) << ",\n";
     os.indent().indent();
@@ -132,19 +173,24 @@ static LogicalResult printElementwise(PrintContext &c, raw_indented_ostream &os,
     os.unindent().unindent();
     return printed;
   }
-  int64_t rank = shape.size();
+  SmallVector<SmallVector<int64_t>> strides;
+  for (Value v : op.getInputs())
+    strides.push_back(broadcastStrides(
+        cast<ShapedType>(v.getType()).getShape(), shape.size()));
+  BroadcastLoop loop = mergeBroadcastAxes(shape, strides);
+  int64_t rank = loop.shape.size();
   os << "{\n";
   os.indent();
-  os << "static constexpr int64_t shape[" << rank << "] = " << braceList(shape)
-     << ";\n";
-  os << "onnxcc::rt::map_strided<" << rank << ">(shape, " << c.ptr(op.getResult())
-     << ",\n";
+  os << "static constexpr int64_t shape[" << rank
+     << "] = " << braceList(loop.shape) << ";\n";
+  os << "onnxcc::rt::map_strided<" << rank << ", " << (vector ? "true" : "false")
+     << ">(shape, " << c.ptr(op.getResult()) << ",\n";
   os.indent().indent();
   LogicalResult printed = printBodyLambda(os, body);
+  unsigned i = 0;
   inputs([&](Value v) {
-    auto in = cast<ShapedType>(v.getType()).getShape();
     os << "onnxcc::rt::strided_in<" << rank << ", " << elementOf(v) << ">{"
-       << c.ptr(v) << ", " << braceList(broadcastStrides(in, rank)) << "}";
+       << c.ptr(v) << ", " << braceList(loop.strides[i++]) << "}";
   });
   os << ");\n";
   os.unindent().unindent().unindent();

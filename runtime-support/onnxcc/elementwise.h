@@ -4,7 +4,9 @@
 // only, one vector main loop plus a scalar tail (XNNPACK's vadd layout).
 // map_scalar(): the same for any element types, one element at a time.
 // map_strided(): general numpy broadcasting with compile-time strides
-// (0 where an input is broadcast); a loop over the multi-index.
+// (0 where an input is broadcast): vector runs along the innermost axis
+// wherever each input is dense or broadcast there, an odometer over the
+// outer axes.
 //
 // Inputs load their element type's compute type (compute_t: float for the
 // 16-bit floats) and the body's result is stored back as the output's type.
@@ -16,6 +18,8 @@
 #include "onnxcc/config.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
+
+#include <utility>
 
 namespace onnxcc {
 namespace rt {
@@ -61,31 +65,100 @@ inline void map_scalar(T *out, F f, In... in) {
 
 /// An input with per-dimension element strides into the output index space.
 template <int Rank, typename T> struct strided_in {
+  using element = T;
   const T *p;
   int64_t strides[Rank];
 };
 
-template <int Rank, typename T, typename F, typename... In>
-inline void map_strided(const int64_t (&shape)[Rank], T *out, F f, In... in) {
+/// One input's run along the innermost axis: its start and element stride.
+template <typename E> struct row_in {
+  const E *p;
+  int64_t s;
+  ONNXCC_INLINE compute_t<E> load(int64_t i) const {
+    return compute_t<E>(p[i * s]);
+  }
+};
+
+/// Calls k(loaders...) with each row turned into the loader its stride
+/// allows: splat_in for 0, dense_in for 1. Only for rows of those strides.
+template <typename K> ONNXCC_INLINE void with_unit_rows(K k) { k(); }
+template <typename K, typename E, typename... Rest>
+ONNXCC_INLINE void with_unit_rows(K k, row_in<E> r, Rest... rest) {
+  auto next = [&](auto first) ONNXCC_INLINE_LAMBDA {
+    with_unit_rows(
+        [&](auto... more) ONNXCC_INLINE_LAMBDA { k(first, more...); },
+        rest...);
+  };
+  if (r.s == 0)
+    next(splat_in<E>{r.p});
+  else
+    next(dense_in<E>{r.p});
+}
+
+/// out[0, n) = f(rows...): vectors when Vector (float everywhere, a body
+/// with vector forms) and every row is splat or dense, else element by
+/// element.
+template <bool Vector, typename T, typename F, typename... E>
+ONNXCC_INLINE void map_row(T *out, int64_t n, F f, row_in<E>... rows) {
+#if ONNXCC_HAS_SIMD
+  if constexpr (Vector) {
+    const bool unit = ((rows.s == 0 || rows.s == 1) && ...);
+    if (unit) {
+      with_unit_rows(
+          [&](auto... in) ONNXCC_INLINE_LAMBDA {
+            // As map(): a bound computed once (g++ 12 warns of undefined
+            // behaviour in a tail loop that continues the main one).
+            const int64_t main = n / kVecWidth * kVecWidth;
+            for (int64_t i = 0; i < main; i += kVecWidth)
+              f(in.load_vec(i)...).store_unaligned(out + i);
+            for (int64_t i = main; i < n; ++i)
+              out[i] = f(in.load(i)...);
+          },
+          rows...);
+      return;
+    }
+  }
+#endif
+  for (int64_t i = 0; i < n; ++i)
+    out[i] = store_as<T>(f(rows.load(i)...));
+}
+
+/// out = f(in...) over shape, each input read through its strides (0 where
+/// broadcast). Runs of the innermost axis go to map_row(); the outer axes
+/// step every input's offset by its stride, an odometer with no
+/// per-element index arithmetic. The emitter merges axes that are
+/// contiguous in every input first, so the innermost run is as long as
+/// the broadcast allows. Vector: see map_row().
+template <int Rank, bool Vector, typename T, typename F, size_t... I,
+          typename... In>
+inline void map_strided_rows(const int64_t (&shape)[Rank], T *out, F f,
+                             std::index_sequence<I...>, In... in) {
+  const int64_t n = shape[Rank - 1];
+  int64_t rows = 1;
+  for (int d = 0; d + 1 < Rank; ++d)
+    rows *= shape[d];
   int64_t idx[Rank] = {};
-  int64_t total = 1;
-  for (int d = 0; d < Rank; ++d)
-    total *= shape[d];
-  for (int64_t linear = 0; linear < total; ++linear) {
-    auto load = [&](const auto &input) {
-      int64_t o = 0;
-      for (int d = 0; d < Rank; ++d)
-        o += idx[d] * input.strides[d];
-      using E = std::remove_cv_t<std::remove_pointer_t<decltype(input.p)>>;
-      return compute_t<E>(input.p[o]);
-    };
-    out[linear] = store_as<T>(f(load(in)...));
-    for (int d = Rank - 1; d >= 0; --d) { // odometer increment
+  int64_t off[sizeof...(In) > 0 ? sizeof...(In) : 1] = {};
+  for (int64_t r = 0; r < rows; ++r) {
+    map_row<Vector>(out + r * n, n, f,
+                    row_in<typename In::element>{in.p + off[I],
+                                                 in.strides[Rank - 1]}...);
+    for (int d = Rank - 2; d >= 0; --d) { // odometer over the outer axes
+      ((off[I] += in.strides[d]), ...);
       if (++idx[d] < shape[d])
         break;
+      ((off[I] -= in.strides[d] * shape[d]), ...);
       idx[d] = 0;
     }
   }
+}
+
+template <int Rank, bool Vector = false, typename T, typename F,
+          typename... In>
+inline void map_strided(const int64_t (&shape)[Rank], T *out, F f,
+                        In... in) {
+  map_strided_rows<Rank, Vector>(shape, out, f,
+                                 std::index_sequence_for<In...>{}, in...);
 }
 
 } // namespace rt

@@ -22,6 +22,10 @@ test_data_set_0/input_K.pb, output_K.pb). argv[1] names the model:
   dropout_mask     Dropout-13 at inference with its mask output (all true)
   empty_ports      an input with no elements (2x0x4) reduced to zeros, and
                    an output with no elements (an empty Slice of 3x4)
+  broadcast_rows   broadcasts whose loops merge axes: an SE block's
+                   [1,C,H,W] * [1,C,1,1], a three-input Where, an outer
+                   sum [N,1,W] + [1,C,1], an int32 Add, each with rows
+                   that end in a partial vector
 """
 import os
 import sys
@@ -144,6 +148,25 @@ elif name == "empty_ports":
                const("start", np.array([2], np.int64)), const("end", np.array([1], np.int64))])
     feeds = {"e": np.zeros((2, 0, 4), np.float32),
              "z": rng.standard_normal((3, 4)).astype(np.float32)}
+elif name == "broadcast_rows":
+    i32 = lambda n, s: helper.make_tensor_value_info(n, TensorProto.INT32, s)
+    m = model([helper.make_node("Mul", ["x", "s"], ["se"], name="se_scale"),
+               helper.make_node("Greater", ["c", "zero"], ["mask"], name="mask"),
+               helper.make_node("Where", ["mask", "x", "s"], ["sel"], name="select"),
+               helper.make_node("Add", ["p", "q"], ["outer"], name="outer_sum"),
+               helper.make_node("Add", ["i", "j"], ["isum"], name="int_add")],
+              [vi("x", [1, 5, 3, 7]), vi("s", [1, 5, 1, 1]), vi("c", [1, 1, 7]),
+               vi("p", [2, 1, 19]), vi("q", [1, 3, 1]), i32("i", [4, 11]), i32("j", [4, 1])],
+              [vi("se", [1, 5, 3, 7]), vi("sel", [1, 5, 3, 7]), vi("outer", [2, 3, 19]),
+               i32("isum", [4, 11])],
+              [const("zero", np.float32(0))])
+    feeds = {"x": rng.standard_normal((1, 5, 3, 7)).astype(np.float32),
+             "s": rng.standard_normal((1, 5, 1, 1)).astype(np.float32),
+             "c": rng.standard_normal((1, 1, 7)).astype(np.float32),
+             "p": rng.standard_normal((2, 1, 19)).astype(np.float32),
+             "q": rng.standard_normal((1, 3, 1)).astype(np.float32),
+             "i": rng.integers(-100, 100, (4, 11)).astype(np.int32),
+             "j": rng.integers(-100, 100, (4, 1)).astype(np.int32)}
 else:
     sys.exit(f"unknown model {name}")
 
