@@ -17,6 +17,7 @@
 #ifndef ONNXCC_RUNTIME_POOL_H
 #define ONNXCC_RUNTIME_POOL_H
 
+#include "onnxcc/reduce.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
 
@@ -201,8 +202,12 @@ inline void global_avg_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
   for (int64_t c = 0; c < NC; ++c) {
     const T *xc = x + c * Spatial;
     C s = C(0);
-    for (int64_t i = 0; i < Spatial; ++i)
-      s += C(xc[i]);
+    if constexpr (detail::vector_sum_v<reduce_op::sum, T>) {
+      s = detail::sum_contiguous<reduce_op::sum>(xc, Spatial);
+    } else {
+      for (int64_t i = 0; i < Spatial; ++i)
+        s += C(xc[i]);
+    }
     y[c] = store_as<T>(Spatial ? s / static_cast<C>(Spatial) : C(0));
   }
 }

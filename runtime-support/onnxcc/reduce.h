@@ -197,6 +197,43 @@ ONNXCC_INLINE void for_each_offset(const int64_t (&shape)[R], const int64_t (&st
   }
 }
 
+/// Whether Op over T has a vector form: float sums (of squares), in
+/// kVecWidth lanes summed at the end (ORT and numpy reassociate alike).
+template <reduce_op Op, typename T>
+constexpr bool vector_sum_v =
+    ONNXCC_HAS_SIMD && std::is_same<T, float>::value &&
+    (Op == reduce_op::sum || Op == reduce_op::mean ||
+     Op == reduce_op::sum_square || Op == reduce_op::l2);
+
+/// The sum (of squares) of x[0, n), two vector accumulators wide.
+template <reduce_op Op>
+ONNXCC_INLINE float sum_contiguous(const float *ONNXCC_RESTRICT x, int64_t n) {
+#if ONNXCC_HAS_SIMD
+  constexpr bool sq = Op == reduce_op::sum_square || Op == reduce_op::l2;
+  vfloat a0(0.0f), a1(0.0f);
+  const int64_t main = n / (2 * kVecWidth) * (2 * kVecWidth);
+  for (int64_t i = 0; i < main; i += 2 * kVecWidth) {
+    vfloat v0 = vfloat::load_unaligned(x + i);
+    vfloat v1 = vfloat::load_unaligned(x + i + kVecWidth);
+    if constexpr (sq) {
+      a0 = xsimd::fma(v0, v0, a0);
+      a1 = xsimd::fma(v1, v1, a1);
+    } else {
+      a0 += v0;
+      a1 += v1;
+    }
+  }
+  float s = xsimd::hadd(a0 + a1);
+  for (int64_t i = main; i < n; ++i)
+    s += sq ? x[i] * x[i] : x[i];
+  return s;
+#else
+  (void)x;
+  (void)n;
+  return 0.0f;
+#endif
+}
+
 } // namespace detail
 
 /// y[k] = reduce over the reduced index r of x[kept_offset(k) + red_offset(r)],
@@ -227,6 +264,10 @@ inline void reduce(const int64_t (&kept_shape)[KR], const int64_t (&kept_strides
       detail::for_each_offset<RR>(red_shape, red_strides,
                                   [&](int64_t r) { acc += std::exp(C(xb[r]) - m); });
       y[k++] = store_as<T>(std::log(acc) + m);
+    } else if (detail::vector_sum_v<Op, T> && RR == 1 && red_strides[0] == 1) {
+      if constexpr (detail::vector_sum_v<Op, T>)
+        acc = detail::sum_contiguous<Op>(xb, red_shape[0]);
+      y[k++] = detail::acc_finish<Op, Count, T>(acc);
     } else {
       detail::for_each_offset<RR>(red_shape, red_strides, [&](int64_t r) {
         acc = detail::acc_step<Op, T>(acc, xb[r]);

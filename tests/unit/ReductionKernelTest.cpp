@@ -137,6 +137,8 @@ template <reduce_op Op> void checkAllLayouts(float lo = -2, float hi = 2) {
   checkFloat<Op, 2, 12, 3, false, true, false>(lo, hi);
   checkFloat<Op, 5, 2, kVecWidth + 1, true, false, true>(lo, hi);
   checkFloat<Op, 3, 4, 2, true, true, false>(lo, hi);
+  // Several rounds of the two-vector sum loop, then a tail.
+  checkFloat<Op, 2, 1, 6 * kVecWidth + 5, false, false, true>(lo, hi);
 }
 
 TEST(Reduce, FloatKindsAtEdges) {
