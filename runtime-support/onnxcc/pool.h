@@ -57,8 +57,64 @@ ONNXCC_INLINE int64_t window_origin(int64_t od, int64_t oh, int64_t ow) {
          ow * AW::S - AW::P;
 }
 
+#if ONNXCC_HAS_SIMD
+/// max_pool of a 2-D float window: per output row, the vertical maximum
+/// of its input rows in vectors into a row on the stack, then each
+/// output's horizontal taps over that row (KH + KW comparisons an output
+/// instead of KH x KW, most of them in vectors). A NaN wins as in the
+/// scalar path.
+template <int64_t NC, typename AH, typename AW>
+inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
+                          float *ONNXCC_RESTRICT y) {
+  constexpr int64_t W = AW::In, VMain = W / kVecWidth * kVecWidth;
+  alignas(64) float row[W];
+  for (int64_t c = 0; c < NC; ++c) {
+    const float *xc = x + c * AH::In * W;
+    float *yc = y + c * AH::Out * AW::Out;
+    for_each_window<AH::In, AH::Out, AH::K, AH::S, AH::P, AH::D>(
+        [&](int64_t oh, index_range rh) ONNXCC_INLINE_LAMBDA {
+          const int64_t ih0 = oh * AH::S - AH::P;
+          for (int64_t i = 0; i < VMain; i += kVecWidth) {
+            vfloat m(lowest_of<float>());
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+              vfloat v = vfloat::load_unaligned(xc + (ih0 + kh * AH::D) * W + i);
+              m = xsimd::select((v > m) || xsimd::isnan(v), v, m);
+            }
+            m.store_aligned(row + i);
+          }
+          for (int64_t i = VMain; i < W; ++i) {
+            float m = lowest_of<float>();
+            for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+              float v = xc[(ih0 + kh * AH::D) * W + i];
+              m = (v > m || v != v) ? v : m;
+            }
+            row[i] = m;
+          }
+          float *yr = yc + oh * AW::Out;
+          for_each_window<AW::In, AW::Out, AW::K, AW::S, AW::P, AW::D>(
+              [&](int64_t ow, index_range rw) ONNXCC_INLINE_LAMBDA {
+                const float *r = row + ow * AW::S - AW::P;
+                float m = lowest_of<float>();
+                for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
+                  float v = r[kw * AW::D];
+                  m = (v > m || v != v) ? v : m;
+                }
+                yr[ow] = m;
+              });
+        });
+  }
+}
+#endif
+
 template <int64_t NC, typename AD, typename AH, typename AW, typename T>
 inline void max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+#if ONNXCC_HAS_SIMD
+  if constexpr (std::is_same<T, float>::value && AD::In == 1 && AD::Out == 1 &&
+                AD::K == 1 && AW::In * 4 <= 16384) {
+    max_pool_rows<NC, AH, AW>(x, y);
+    return;
+  }
+#endif
   using C = compute_t<T>;
   constexpr int64_t XS = AD::In * AH::In * AW::In;
   constexpr int64_t YS = AD::Out * AH::Out * AW::Out;

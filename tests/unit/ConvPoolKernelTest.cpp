@@ -166,6 +166,22 @@ TEST(Pool, TwoDimensionalEdges) {
   checkPools<1, U, axis<112, 56, 3, 2, 1, 1, 1>, axis<112, 56, 3, 2, 1, 1, 1>>();
 }
 
+// A NaN anywhere in a window wins, in the vector rows and the horizontal
+// taps alike, and in a row's vector part and its tail.
+TEST(Pool, MaxPoolNaNWins) {
+  constexpr int64_t W = 2 * kVecWidth + 3;
+  std::vector<float> x(3 * W, 1.0f), y(2 * (W - 1));
+  x[0 * W + 1] = NAN;     // row 0, in the vector part
+  x[2 * W + W - 1] = NAN; // row 2, in the tail
+  max_pool<1, unit_axis, axis<3, 2, 2, 1, 0, 0, 1>, axis<W, W - 1, 2, 1, 0, 0, 1>>(
+      x.data(), y.data());
+  for (int64_t oh = 0; oh < 2; ++oh)
+    for (int64_t ow = 0; ow < W - 1; ++ow) {
+      bool nan = (oh == 0 && ow <= 1) || (oh == 1 && ow == W - 2);
+      EXPECT_EQ(std::isnan(y[oh * (W - 1) + ow]), nan) << oh << "," << ow;
+    }
+}
+
 TEST(Pool, ThreeDimensional) {
   checkPools<2, axis<4, 2, 2, 2, 0, 0, 1>, axis<5, 3, 3, 2, 1, 1, 1>,
              axis<6, 6, 3, 1, 1, 1, 1>>();
