@@ -3,8 +3,10 @@
 // Records the choice in kernel.conv2d's `algorithm` so that the memory
 // planner (scratch) and the emitter (the runtime call) read one decision.
 // See Passes.td for the rule; Conv2dOp::canUse says what each needs.
+// Choosing `winograd` also lays the weights out for it (U = G g G^T).
 //
 //===----------------------------------------------------------------------===//
+#include "dialects/Onnx/ConstantData.h"
 #include "passes/Passes.h"
 
 namespace onnxcc {
@@ -16,18 +18,69 @@ using namespace mlir;
 using namespace onnxcc;
 
 namespace {
+
+/// Winograd F(2,3)'s kernel transform G (4x3).
+constexpr double kG[4][3] = {
+    {1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+
+/// U = G g G^T of each 3x3 kernel g of OIHW weights, as [16][O][C]
+/// (element (i, j) of U first: the runtime's 16 GEMM operands).
+std::vector<double> winogradWeights(ArrayRef<double> g, int64_t o, int64_t c) {
+  std::vector<double> u(16 * o * c);
+  for (int64_t oc = 0; oc < o * c; ++oc) {
+    const double *k = g.data() + oc * 9;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        double s = 0;
+        for (int a = 0; a < 3; ++a)
+          for (int b = 0; b < 3; ++b)
+            s += kG[i][a] * k[a * 3 + b] * kG[j][b];
+        u[(i * 4 + j) * o * c + oc] = s;
+      }
+  }
+  return u;
+}
+
 struct ChooseConvAlgorithm
     : onnxcc::impl::ChooseConvAlgorithmBase<ChooseConvAlgorithm> {
+  using ChooseConvAlgorithmBase::ChooseConvAlgorithmBase;
+
+  /// Sets `winograd` and replaces the weight by its transform, when the
+  /// convolution may use it, is deep enough and its weights are constant.
+  bool tryWinograd(kernel::Conv2dOp op) {
+    auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+    if (!op.canUse("winograd") || w[0] < minWinogradChannels ||
+        w[1] < minWinogradChannels)
+      return false;
+    ElementsAttr weights = getConstantElements(op.getWeight());
+    std::vector<double> g;
+    if (!weights || !readAsDoubles(weights, g))
+      return false;
+    auto type = RankedTensorType::get(
+        {16, w[0], w[1]}, cast<ShapedType>(op.getWeight().getType()).getElementType());
+    OpBuilder b(op);
+    Value u = kernel::WeightOp::create(
+        b, op.getWeight().getLoc(), type,
+        makeElements(type, ArrayRef<double>(winogradWeights(g, w[0], w[1]))));
+    op.getWeightMutable().assign(u);
+    op.setAlgorithm("winograd");
+    return true;
+  }
+
   void runOnOperation() override {
-    getOperation().walk([](kernel::Conv2dOp op) {
-      // Cheapest first: no copy at all, then the general. A 1x1 depthwise
-      // convolution is a per-channel scale: depthwise, not one GEMM of a
-      // row per channel.
-      for (StringRef algorithm : {"depthwise", "pointwise", "im2col"})
+    getOperation().walk([&](kernel::Conv2dOp op) {
+      if (op.getAlgorithm() == "winograd")
+        return; // already laid out for it
+      // Cheapest first: no copy at all, then fewer multiply-adds, then the
+      // general. A 1x1 depthwise convolution is a per-channel scale:
+      // depthwise, not one GEMM of a row per channel.
+      for (StringRef algorithm : {"depthwise", "pointwise"})
         if (op.canUse(algorithm)) {
           op.setAlgorithm(algorithm);
           return;
         }
+      if (!tryWinograd(op))
+        op.setAlgorithm("im2col");
     });
   }
 };

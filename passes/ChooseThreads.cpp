@@ -28,10 +28,7 @@ int64_t gemmMacs(kernel::GemmOp op) {
   return elements(op.getResult()) * (op.getTransA() ? a[0] : a[1]);
 }
 
-int64_t convMacs(kernel::Conv2dOp op) {
-  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-  return elements(op.getResult()) * w[1] * w[2] * w[3];
-}
+int64_t convMacs(kernel::Conv2dOp op) { return op.getMacs(); }
 
 struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
   using ChooseThreadsBase::ChooseThreadsBase;

@@ -99,9 +99,22 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     size) and the emitter (the kernel called) only read: `depthwise` for
     one input and one output channel per group (taps summed in registers),
     `pointwise` for a 1x1, stride-1, unpadded convolution (a GEMM on the
-    input itself), `im2col` otherwise. Later kernels (Winograd) are chosen
-    here.
+    input itself), `winograd` for a 3x3, stride-1, ungrouped f32 one with
+    constant weights and at least `min-winograd-channels` input and
+    output channels (resnet18's 3x3 layers: 2.25x fewer multiply-adds,
+    which pay for the transforms once the GEMMs are this deep), `im2col`
+    otherwise.
+
+    Choosing `winograd` also rewrites the weight operand into the
+    kernel's layout, U = G g G^T per (o, c) as a [16, O, C] constant,
+    computed here in double precision, so the runtime never transforms
+    weights.
   }];
+  let options = [
+    Option<"minWinogradChannels", "min-winograd-channels", "int64_t",
+           /*default=*/"32",
+           "least input and output channels of a Winograd convolution">,
+  ];
 }
 
 def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {

@@ -51,14 +51,14 @@ static int64_t product(ArrayRef<int64_t> dims) {
 static LogicalResult printConv2d(PrintContext &c, raw_indented_ostream &os,
                                  k::Conv2dOp op) {
   auto x = staticShape(op.getInput());
-  auto w = staticShape(op.getWeight());
   auto y = staticShape(op.getResult());
+  auto [kh, kw] = op.getWindow(); // the weight may be Winograd's [16, O, C]
   auto p = op.getPads(), s = op.getStrides(), d = op.getDilations();
   bool depthwise = op.getAlgorithm() == "depthwise";
   os << "onnxcc::rt::" << (depthwise ? "depthwise2d" : "conv2d")
      << "<onnxcc::rt::conv_shape<" << x[0] << ", " << x[1]
-     << ", " << x[2] << ", " << x[3] << ", " << w[0] << ", " << w[2] << ", "
-     << w[3] << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
+     << ", " << x[2] << ", " << x[3] << ", " << y[1] << ", " << kh << ", "
+     << kw << ", " << y[2] << ", " << y[3] << ", " << s[0] << ", " << s[1]
      << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
      << op.getGroup() << ">";
   if (!depthwise)

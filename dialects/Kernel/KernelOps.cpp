@@ -135,12 +135,24 @@ LogicalResult GemmOp::verify() {
                           /*allowEmpty=*/true);
 }
 
+/// Whether the weight is Winograd F(2,3)'s transformed [16, O, C] (see
+/// Kernel_Conv2dOp), not OIHW.
+static bool hasWinogradWeight(Conv2dOp op) {
+  return op.getAlgorithm() == "winograd";
+}
+
 LogicalResult Conv2dOp::verify() {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   auto b = cast<ShapedType>(getBias().getType()).getShape();
-  if (w.size() != 4 || b.size() != 1 || b[0] != w[0])
+  if (hasWinogradWeight(*this)) {
+    auto x = cast<ShapedType>(getInput().getType()).getShape();
+    if (w.size() != 3 || w[0] != 16 || b.size() != 1 || b[0] != w[1] ||
+        x.size() != 4 || w[2] != x[1])
+      return emitOpError() << "expects Winograd weight [16, O, C] and [O] bias";
+  } else if (w.size() != 4 || b.size() != 1 || b[0] != w[0]) {
     return emitOpError() << "expects OIHW weight and [O] bias, got ranks "
                          << w.size() << " and " << b.size();
+  }
   if (!canUse(getAlgorithm()))
     return emitOpError() << "cannot use algorithm '" << getAlgorithm()
                          << "' for this convolution";
@@ -150,10 +162,31 @@ LogicalResult Conv2dOp::verify() {
                           /*allowEmpty=*/true);
 }
 
+std::array<int64_t, 2> Conv2dOp::getWindow() {
+  if (hasWinogradWeight(*this))
+    return {3, 3};
+  auto w = cast<ShapedType>(getWeight().getType()).getShape();
+  return {w[2], w[3]};
+}
+
+int64_t Conv2dOp::getMacs() {
+  auto x = cast<ShapedType>(getInput().getType()).getShape();
+  auto [kh, kw] = getWindow();
+  return cast<ShapedType>(getType()).getNumElements() * (x[1] / getGroup()) *
+         kh * kw;
+}
+
 bool Conv2dOp::canUse(StringRef algorithm) {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
+  if (hasWinogradWeight(*this))
+    return algorithm == "winograd"; // the weight is in no other layout
   if (algorithm == "im2col")
     return true;
+  if (algorithm == "winograd")
+    return w[2] == 3 && w[3] == 3 && getGroup() == 1 &&
+           llvm::all_of(getStrides(), [](int64_t s) { return s == 1; }) &&
+           llvm::all_of(getDilations(), [](int64_t d) { return d == 1; }) &&
+           elementOf(getOutput()).isF32();
   if (algorithm == "depthwise") {
     // One input and one output channel per group.
     auto x = cast<ShapedType>(getInput().getType()).getShape();
@@ -171,7 +204,15 @@ int64_t Conv2dOp::getScratchElements() {
   auto x = cast<ShapedType>(getInput().getType()).getShape();
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   auto y = cast<ShapedType>(getType()).getShape();
-  if (getAlgorithm() != "im2col" || cast<ShapedType>(getType()).getNumElements() == 0)
+  if (cast<ShapedType>(getType()).getNumElements() == 0)
+    return 0;
+  if (getAlgorithm() == "winograd") {
+    // winograd_shape::kScratch (winograd.h): 16 packed C x T inputs, 16
+    // O x T products and 32 floats of slack, T the 2x2 output tiles.
+    int64_t tiles = (y[2] + 1) / 2 * ((y[3] + 1) / 2);
+    return 16 * (x[1] * ((tiles + 31) / 32 * 32) + w[1] * tiles) + 32;
+  }
+  if (getAlgorithm() != "im2col")
     return 0;
   // im2col of one group of one image: (C/group * KH * KW) x (OH * OW),
   // the columns padded to a multiple of 32 (the runtime's packed panels:

@@ -11,6 +11,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <array>
+
 #include "dialects/Kernel/KernelDialect.h.inc"
 #include "dialects/Kernel/KernelInterfaces.h.inc"
 

@@ -93,7 +93,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     then GEMM; any convolution), `pointwise` (a 1x1, stride-1, unpadded
     convolution multiplies its input directly; no scratch) or `depthwise`
     (one input and one output channel per group: each output sums its
-    taps in registers; no scratch).
+    taps in registers; no scratch) or `winograd` (3x3, stride 1, one
+    group: Winograd F(2,3), 16 GEMMs in the transformed domain; the weight
+    is then U = G g G^T as [16, O, C], which the pass choosing it writes,
+    and the scratch holds the transformed input and the products).
 
     `threads` is how many threads split it, set by onnxcc-choose-threads.
     A grouped `im2col` convolution gives each thread its own scratch, so
@@ -117,6 +120,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     int64_t getScratchElements();
     /// Whether `algorithm` may be used for this convolution's shape.
     bool canUse(llvm::StringRef algorithm);
+    /// The window (KH, KW), whatever the weight's layout.
+    std::array<int64_t, 2> getWindow();
+    /// Multiply-adds of the direct convolution (the threading threshold).
+    int64_t getMacs();
   }];
 }
 

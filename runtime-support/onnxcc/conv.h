@@ -5,7 +5,8 @@
 // W_g * col(X_g), where col() is im2col into the caller's scratch (planned
 // in the arena), written in the packed panels of gemm_packed.h;
 // `pointwise`, a 1x1, stride-1, unpadded convolution multiplying the input
-// directly.
+// directly; `winograd`, a 3x3 stride-1 one as Winograd F(2,3) (winograd.h)
+// on weights the compiler transformed.
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -28,6 +29,7 @@
 #include "onnxcc/gemm_packed.h"
 #include "onnxcc/linalg.h"
 #include "onnxcc/types.h"
+#include "onnxcc/winograd.h"
 #include "onnxcc/window.h"
 
 #include <cmath>
@@ -140,7 +142,7 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
 }
 
 /// Which kernel conv2d() runs; onnxcc-choose-conv-algorithm decides.
-enum class conv_algo { im2col, pointwise };
+enum class conv_algo { im2col, pointwise, winograd };
 
 /// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
 /// a pointwise convolution, gemm on the input itself.
@@ -164,16 +166,22 @@ ONNXCC_INLINE void conv2d_group(const float *x, const float *w,
 template <typename S, conv_algo Algo = conv_algo::im2col, typename Epi>
 inline void conv2d(const float *x, const float *w, const float *bias, float *y,
                    float *scratch, Epi epi) {
-  for (int64_t n = 0; n < S::N; ++n)
-    for (int64_t g = 0; g < S::G; ++g)
-      conv2d_group<S, Algo>(x, w, bias, y, scratch, n, g, epi);
+  if constexpr (Algo == conv_algo::winograd) {
+    conv2d_winograd<S>(x, w, bias, y, scratch, epi);
+  } else {
+    for (int64_t n = 0; n < S::N; ++n)
+      for (int64_t g = 0; g < S::G; ++g)
+        conv2d_group<S, Algo>(x, w, bias, y, scratch, n, g, epi);
+  }
 }
 
 template <typename S, conv_algo Algo = conv_algo::im2col, typename Par,
           typename Epi>
 inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
                    float *y, float *scratch, Epi epi) {
-  if constexpr (S::G == 1) {
+  if constexpr (Algo == conv_algo::winograd) {
+    conv2d_winograd<S>(par, x, w, bias, y, scratch, epi);
+  } else if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;
       float *yn = y + n * S::O * S::P;

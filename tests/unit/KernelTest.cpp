@@ -211,15 +211,42 @@ template <typename S> void checkIm2col() {
   expectClose(col, ref, "im2col");
 }
 
-template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
+/// The Winograd F(2,3) weights U = G g G^T of OIHW 3x3 weights, as
+/// [16][O][C]: what onnxcc-choose-conv-algorithm writes.
+std::vector<float> winogradWeights(const std::vector<float> &g, int64_t O, int64_t C) {
+  static const double G[4][3] = {{1, 0, 0}, {0.5, 0.5, 0.5}, {0.5, -0.5, 0.5}, {0, 0, 1}};
+  std::vector<float> u(16 * O * C);
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t c = 0; c < C; ++c)
+      for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) {
+          double s = 0;
+          for (int a = 0; a < 3; ++a)
+            for (int b = 0; b < 3; ++b)
+              s += G[i][a] * g[((o * C + c) * 3 + a) * 3 + b] * G[j][b];
+          u[((i * 4 + j) * O + o) * C + c] = float(s);
+        }
+  return u;
+}
+
+template <typename S, conv_algo Algo = conv_algo::im2col, typename Epi = identity>
+void checkConv(Epi epi = {}) {
   auto x = randomVector(S::N * S::C * S::H * S::W, 8);
   auto w = randomVector(S::O * S::Cg * S::KH * S::KW, 9);
   auto bias = randomVector(S::O, 10);
-  std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()),
-      scratch(packed_floats(S::Kdim, S::P));
-  // Only im2col may use scratch: the others get none, as the planner gives.
-  conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
-                  Algo == conv_algo::im2col ? scratch.data() : nullptr, identity{});
+  std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()), scratch;
+  // Only im2col and winograd use scratch: the others get none, as the
+  // planner gives.
+  if constexpr (Algo == conv_algo::im2col)
+    scratch.resize(packed_floats(S::Kdim, S::P));
+  if constexpr (Algo == conv_algo::winograd) {
+    scratch.assign(winograd_shape<S>::kScratch, NAN); // garbage is not read
+    conv2d<S, Algo>(x.data(), winogradWeights(w, S::O, S::C).data(), bias.data(),
+                    y.data(), scratch.data(), epi);
+  } else {
+    conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
+                    scratch.empty() ? nullptr : scratch.data(), epi);
+  }
   for (int64_t n = 0; n < S::N; ++n)
     for (int64_t o = 0; o < S::O; ++o)
       for (int64_t oh = 0; oh < S::OH; ++oh)
@@ -235,9 +262,25 @@ template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
                 s += double(x[((n * S::C + g * S::Cg + c) * S::H + t.ih) * S::W + t.iw]) *
                      w[((o * S::Cg + c) * S::KH + kh) * S::KW + kw];
               }
-          ref[((n * S::O + o) * S::OH + oh) * S::OW + ow] = float(s);
+          ref[((n * S::O + o) * S::OH + oh) * S::OW + ow] = epi(float(s));
         }
   expectClose(y, ref, "conv2d");
+}
+
+// Winograd F(2,3): odd and even outputs (a last tile row and column of one
+// output), padded and not, tile rows shorter than, as long as and longer
+// than a vector, several panels of tiles, a batch, a fused ReLU.
+TEST(Conv, WinogradMatchesDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  checkConv<conv_shape<1, 3, 5, 5, 4, 3, 3, 5, 5, 1, 1, 1, 1, 1, 1, 1>, conv_algo::winograd>();
+  checkConv<conv_shape<1, 5, 6, 6, 3, 3, 3, 4, 4, 1, 1, 0, 0, 1, 1, 1>, conv_algo::winograd>();
+  constexpr int64_t V = kVecWidth;
+  checkConv<conv_shape<2, 6, 7, 2 * V, 5, 3, 3, 7, 2 * V, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>(relu);
+  checkConv<conv_shape<1, 4, 9, 2 * V + 5, 7, 3, 3, 9, 2 * V + 5, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
+  checkConv<conv_shape<1, 9, 17, 6 * V + 1, 6, 3, 3, 15, 6 * V - 1, 1, 1, 0, 0, 1, 1, 1>,
+            conv_algo::winograd>(relu);
 }
 
 // conv_shape<N, C, H, W, O, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW, G>.

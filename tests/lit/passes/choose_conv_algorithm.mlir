@@ -1,5 +1,7 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm | FileCheck %s
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 | FileCheck %s --check-prefix=WINO
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 --onnxcc-plan-memory | FileCheck %s --check-prefix=WINOPLAN
 
 // A 3x3 convolution over several channels per group: im2col into scratch
 // (the default, which the printer elides).
@@ -61,4 +63,43 @@ func.func @main(%x: tensor<1x2x4x4xf32>, %w: tensor<4x1x3x3xf32>, %b: tensor<4xf
 func.func @main(%x: tensor<1x4x3x3xf32>, %w: tensor<4x1x1x1xf32>, %b: tensor<4xf32>) -> tensor<1x4x3x3xf32> {
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 4 : i64} : (tensor<1x4x3x3xf32>, tensor<4x1x1x1xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
   return %0 : tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// A 3x3 stride-1 convolution with constant weights: Winograd once it has
+// min-winograd-channels (default 32) input and output channels, with the
+// weight replaced by U = G g G^T as [16, O, C] (for g = 1..9 row by row,
+// U's rows are 1 3 1 3 / 6 11.25 3.75 9 / 2 3.75 1.25 3 / 7 12 4 9; the
+// second channel's kernel is 0) and scratch for the transformed input and
+// the products.
+// CHECK-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
+// CHECK: kernel.conv2d
+// CHECK-NOT: algorithm
+// CHECK: return
+// WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
+// WINO: %[[U:.*]] = kernel.weight dense<{{\[\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}6.000000e+00, 0.000000e+00]], {{\[\[}}1.125000e+01, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]], {{\[\[}}2.000000e+00, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}1.250000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}7.000000e+00, 0.000000e+00]], {{\[\[}}1.200000e+01, 0.000000e+00]], {{\[\[}}4.000000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]]]> : tensor<16x1x2xf32>
+// WINO: kernel.conv2d %{{.*}}, %[[U]], %{{.*}} {algorithm = "winograd"{{.*}} : (tensor<1x2x5x5xf32>, tensor<16x1x2xf32>, tensor<1xf32>) -> tensor<1x1x5x5xf32>
+// WINOPLAN-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
+// WINOPLAN: kernel.conv2d {{.*}}algorithm = "winograd"{{.*}}kernel.scratch_offset
+func.func @main(%x: tensor<1x2x5x5xf32>, %b: tensor<1xf32>) -> tensor<1x1x5x5xf32> {
+  %w = kernel.weight dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]]> : tensor<1x2x3x3xf32>
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
+}
+
+// -----
+
+// Weights that are not constants, or a stride of 2: im2col.
+// WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1x2x3x3xf32>
+// WINO: kernel.conv2d
+// WINO-NOT: algorithm
+// WINO: kernel.conv2d
+// WINO-NOT: algorithm
+// WINO: return
+func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<1x2x3x3xf32>, %b: tensor<1xf32>) -> (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>) {
+  %c = kernel.weight dense<1.0> : tensor<1x2x3x3xf32>
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x5x5xf32>
+  %1 = kernel.conv2d %x, %c, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x3x3xf32>
+  return %0, %1 : tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>
 }

@@ -1,7 +1,8 @@
 """Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
 kernels: a depthwise 3x3 (split by channel), a grouped 3x3 of 12 channels
 per group (im2col: one scratch copy per thread), a 1x1 (the product
-alone), a 3x3 stride-2 convolution (im2col cut by channel, then the
+alone), a 3x3 stride-1 one of 32 channels (Winograd: transforms by
+channel, whole GEMMs per thread), a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
 import os
 import sys
@@ -25,6 +26,7 @@ def weight(name, *shape):
 inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
          weight("gw", 48, 12, 3, 3), weight("gwb", 48),
          weight("pw", 32, 48, 1, 1), weight("pwb", 32),
+         weight("ww", 32, 32, 3, 3), weight("wwb", 32),
          weight("cw", 40, 32, 3, 3), weight("cwb", 40),
          weight("fw", 64, 40 * 14 * 14), weight("fb", 64)]
 nodes = [
@@ -33,7 +35,9 @@ nodes = [
     helper.make_node("Conv", ["a1", "gw", "gwb"], ["g"], group=4, strides=[2, 2],
                      pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
-    helper.make_node("Conv", ["b", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["b", "ww", "wwb"], ["w"], pads=[1, 1, 1, 1]),
+    helper.make_node("Relu", ["w"], ["w1"]),
+    helper.make_node("Conv", ["w1", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
     helper.make_node("Flatten", ["c1"], ["f"]),
     helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1),
