@@ -390,7 +390,10 @@ def write_report(rows, args, out_base, peak):
              "its workers still spin inside a Run but stop when it returns (by default they "
              "spin on for tens of milliseconds, holding the core the other side's worker "
              "needs in this alternating run). Ratio = ORT median / onnxcc median. "
-             f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp).",
+             f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp). "
+             "GFLOP/s counts the model's operations as written (a convolution's direct "
+             "multiply-adds), so a layer run as Winograd F(2,3), 2.25x fewer multiply-adds, "
+             "counts more than it executes.",
              "",
              "| model | batch | threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "
              "| GFLOP/s onnxcc / ORT (% of 1-core peak) | scikit-learn µs | sklearn ÷ onnxcc "
