@@ -111,6 +111,11 @@ TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<2, 3, kVecWidth, true>();
   checkGemm<3, 4, 2 * kVecWidth + 1, true>();
   checkGemm<1, 256, 784, true>(); // the classifier's first layer
+  // Four columns at a time, then one: column counts around 4, depths
+  // around two vectors.
+  checkGemm<1, 7, 2 * kVecWidth, true>();
+  checkGemm<2, 9, 2 * kVecWidth + 3, true>();
+  checkGemm<1, 4, 6 * kVecWidth - 1, true>();
 }
 
 template <int64_t N> void checkMap() {
