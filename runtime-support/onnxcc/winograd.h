@@ -65,7 +65,7 @@ ONNXCC_INLINE void winograd_put(float *packed, int64_t k, int64_t t0, int64_t n,
 #if ONNXCC_HAS_SIMD
   const int64_t lane = t0 % kPanel;
   if (n == kVecWidth && lane + kVecWidth <= kPanel) { // inside one panel
-    v.store_unaligned(packed + t0 / kPanel * K * kPanel + k * kPanel + lane);
+    v.store_unaligned(packed + packed_at<K>(k, t0));
     return;
   }
 #endif
@@ -73,11 +73,9 @@ ONNXCC_INLINE void winograd_put(float *packed, int64_t k, int64_t t0, int64_t n,
   // becomes a memmove call.
   alignas(64) float tmp[kVecWidth];
   winograd_detail::store(tmp, v);
-  for (int64_t l = 0; l < kVecWidth; ++l) {
-    const int64_t t = t0 + l;
+  for (int64_t l = 0; l < kVecWidth; ++l)
     if (l < n)
-      packed[t / kPanel * K * kPanel + k * kPanel + t % kPanel] = tmp[l];
-  }
+      packed[packed_at<K>(k, t0 + l)] = tmp[l];
 }
 
 /// V_xi = B^T d B for the tiles of channels [c_lo, c_hi) of one image,
