@@ -250,14 +250,16 @@ inline void gemm_block(const float *ONNXCC_RESTRICT A,
 /// A loaded once for four products, and eight independent accumulators
 /// where one dot has two, so a matrix-vector product (a classifier's
 /// last layers at batch 1) runs at the FMA units' rate, not their
-/// latency's.
+/// latency's. Each column takes dot_row()'s operations in its order, so
+/// the bits do not depend on which columns are grouped (thread splits).
 template <int64_t K>
 ONNXCC_INLINE void dot_rows4(const float *Ai, const float *Bj, float (&s)[4]) {
   vfloat acc[4][2];
   for (int c = 0; c < 4; ++c)
     acc[c][0] = acc[c][1] = vfloat(0.0f);
-  constexpr int64_t kMain = K / (2 * kVecWidth) * (2 * kVecWidth);
-  for (int64_t k = 0; k < kMain; k += 2 * kVecWidth) {
+  constexpr int64_t kPairs = K / (2 * kVecWidth) * (2 * kVecWidth);
+  constexpr int64_t kVectors = K / kVecWidth * kVecWidth;
+  for (int64_t k = 0; k < kPairs; k += 2 * kVecWidth) {
     const vfloat a0 = vfloat::load_unaligned(Ai + k);
     const vfloat a1 = vfloat::load_unaligned(Ai + k + kVecWidth);
     for (int c = 0; c < 4; ++c) {
@@ -266,9 +268,15 @@ ONNXCC_INLINE void dot_rows4(const float *Ai, const float *Bj, float (&s)[4]) {
           a1, vfloat::load_unaligned(Bj + c * K + k + kVecWidth), acc[c][1]);
     }
   }
+  if constexpr (kVectors > kPairs) { // dot_row()'s one lone vector
+    const vfloat a0 = vfloat::load_unaligned(Ai + kPairs);
+    for (int c = 0; c < 4; ++c)
+      acc[c][0] = xsimd::fma(a0, vfloat::load_unaligned(Bj + c * K + kPairs),
+                             acc[c][0]);
+  }
   for (int c = 0; c < 4; ++c) {
     s[c] = xsimd::hadd(acc[c][0] + acc[c][1]);
-    for (int64_t k = kMain; k < K; ++k)
+    for (int64_t k = kVectors; k < K; ++k)
       s[c] += Ai[k] * Bj[c * K + k];
   }
 }
