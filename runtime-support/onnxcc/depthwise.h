@@ -135,14 +135,14 @@ template <typename S> struct depthwise_band {
   }
   static constexpr int64_t OB = rows();
   static constexpr int64_t kPlane = plane(OB), kRun = run(OB);
-  /// Whether the band buffer fits the budget at all (else the taps are
-  /// read straight from x).
   /// Tap k = kh * KW + kw: its plane's offset plus its offset inside.
   static constexpr int64_t tap(int64_t k) {
     const int64_t kh = k / S::KW, kw = k % S::KW;
     return ((kh * S::DH) % S::SH * S::SW + (kw * S::DW) % S::SW) * kPlane +
            (kh * S::DH) / S::SH * Wq + (kw * S::DW) / S::SW;
   }
+  /// Whether the band buffer fits the budget at all (else the taps are
+  /// read straight from x).
   static constexpr bool fits =
       floats(1) <= kBudget && S::PL >= 0 && S::PT >= 0;
 };
