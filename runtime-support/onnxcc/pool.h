@@ -43,6 +43,11 @@ template <typename C> ONNXCC_INLINE bool is_nan_value(C v) {
     return false;
 }
 
+/// The running maximum m after seeing v: a NaN, once seen, wins.
+template <typename C> ONNXCC_INLINE C max_nan_wins(C m, C v) {
+  return (v > m || is_nan_value(v)) ? v : m;
+}
+
 /// Element (d, h, w) of a window position's taps as an offset from its
 /// first (possibly padded) element.
 template <typename AD, typename AH, typename AW>
@@ -86,7 +91,7 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
             float m = lowest_of<float>();
             for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
               float v = xc[(ih0 + kh * AH::D) * W + i];
-              m = (v > m || v != v) ? v : m;
+              m = max_nan_wins(m, v);
             }
             row[i] = m;
           }
@@ -97,7 +102,7 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
                 float m = lowest_of<float>();
                 for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
                   float v = r[kw * AW::D];
-                  m = (v > m || v != v) ? v : m;
+                  m = max_nan_wins(m, v);
                 }
                 yr[ow] = m;
               });
@@ -130,7 +135,7 @@ inline void max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
             for (int64_t kh = rh.lo; kh < rh.hi; ++kh)
               for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
                 C v = C(xc[at + tap_offset<AD, AH, AW>(kd, kh, kw)]);
-                m = (v > m || is_nan_value(v)) ? v : m;
+                m = max_nan_wins(m, v);
               }
           yc[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(m);
         });
@@ -277,7 +282,7 @@ inline void global_max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
     C m = lowest_of<C>();
     for (int64_t i = 0; i < Spatial; ++i) {
       C v = C(xc[i]);
-      m = (v > m || is_nan_value(v)) ? v : m;
+      m = max_nan_wins(m, v);
     }
     y[c] = store_as<T>(m);
   }
