@@ -24,6 +24,8 @@
 #include "onnxcc/config.h"
 #include "onnxcc/parallel.h"
 
+#include <type_traits>
+
 // g++ 12 reports "iteration N invokes undefined behavior" for scalar tail
 // loops that never run (j == jend after the vector tiles) when the output is
 // a known-size array; the accesses it names are unreachable. Silence that one
@@ -64,6 +66,47 @@ constexpr int kTileRows = 6;
 #else
 constexpr int kTileRows = 4;
 #endif
+
+/// Rows in the tiles that cover what kTileRows leaves: at most 6, the
+/// AVX2 tile, so every ISA's register file holds them.
+constexpr int kMinorTileRows = kTileRows < 6 ? kTileRows : 6;
+
+namespace detail {
+template <int64_t M, int R = 1, typename F>
+ONNXCC_INLINE void rows_tile(int64_t rows, int64_t i, F &f) {
+  if constexpr (R <= kMinorTileRows && R <= M) {
+    if (rows == R)
+      f(std::integral_constant<int, R>{}, i);
+    else
+      rows_tile<M, R + 1>(rows, i, f);
+  }
+}
+} // namespace detail
+
+/// Cuts rows [i, ie) of an M-row product into register tiles, calling
+/// f(std::integral_constant<int, R>{}, row) for each. Tiles of kTileRows
+/// while they leave at least 4 rows, then near-equal tiles of at most
+/// kMinorTileRows. A tile of one or two rows holds too few accumulators
+/// to hide the FMA latency: a 1-row tile runs at a sixth of the 6-row
+/// tile's rate, and M = 32 cut as 6 * 5 + 1 + 1 spent a third of its
+/// time in the two single rows. Each row's sums do not depend on its
+/// tile, so the cut does not change the bits.
+template <int64_t M, typename F>
+ONNXCC_INLINE void for_row_tiles(int64_t i, int64_t ie, F f) {
+  if constexpr (M >= kTileRows)
+    while (ie - i == kTileRows || ie - i >= kTileRows + 4) {
+      f(std::integral_constant<int, kTileRows>{}, i);
+      i += kTileRows;
+    }
+  // Fewer than kTileRows + 4 rows, so at most three tiles.
+  for (int n = 0; n < 3 && i < ie; ++n) {
+    const int64_t left = ie - i;
+    int64_t rows = left <= kMinorTileRows ? left : (left + 1) / 2;
+    rows = rows < kMinorTileRows ? rows : kMinorTileRows;
+    detail::rows_tile<M>(rows, i, f);
+    i += rows;
+  }
+}
 
 /// The depth [k0, k1) a tile accumulates: the whole of K, or one of its
 /// blocks. The first block starts from 0, later ones from the partial sums
@@ -224,21 +267,10 @@ inline void gemm_block(const float *ONNXCC_RESTRICT A,
     const depth d{k0, k1, k0 == 0, k1 == K};
     for (int64_t j0 = jb; j0 < je; j0 += nc) {
       const int64_t jend = j0 + nc < je ? j0 + nc : je;
-      int64_t i = ib;
-      // Panels of fewer rows than M cannot run: do not instantiate them.
-      if constexpr (kTileRows > 4 && M >= kTileRows)
-        for (; i + kTileRows <= ie; i += kTileRows)
-          row_panel<kTileRows, M, N, K, TA, BRS, BCS, HasBias>(
-              A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
-      if constexpr (M >= 4)
-        for (; i + 4 <= ie; i += 4)
-          row_panel<4, M, N, K, TA, BRS, BCS, HasBias>(
-              A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
-      // At most 3 rows are left; the constant bound keeps g++ from
-      // warning that i * N could overflow (-Waggressive-loop-optimizations).
-      for (int64_t r = 0; r < 4 && i + r < ie; ++r)
-        row_panel<1, M, N, K, TA, BRS, BCS, HasBias>(
-            A, B, bias, alpha, beta, C, i + r, j0, jend, d, epi);
+      for_row_tiles<M>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
+        row_panel<decltype(rows)::value, M, N, K, TA, BRS, BCS, HasBias>(
+            A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
+      });
     }
     if (k1 == K)
       break;

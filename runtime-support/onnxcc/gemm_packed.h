@@ -133,16 +133,7 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
               N - j < kPanel ? N - j : kPanel, d, epi);
         }
       };
-      int64_t i = ib;
-      if constexpr (kTileRows > 4 && M >= kTileRows)
-        for (; i + kTileRows <= ie; i += kTileRows)
-          panels(std::integral_constant<int, kTileRows>{}, i);
-      if constexpr (M >= 4)
-        for (; i + 4 <= ie; i += 4)
-          panels(std::integral_constant<int, 4>{}, i);
-      // At most 3 rows are left (a constant bound for g++'s loop analysis).
-      for (int64_t r = 0; r < 4 && i + r < ie; ++r)
-        panels(std::integral_constant<int, 1>{}, i + r);
+      for_row_tiles<M>(ib, ie, panels);
     }
     if (k1 == K)
       break;

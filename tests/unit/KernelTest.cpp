@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 using namespace onnxcc::rt;
@@ -55,7 +56,8 @@ TEST(Gemm, VectorWidthEdges) {
   checkGemm<3, 257, 5, false>();  // last block narrower than a vector
 }
 
-// Panels of kTileRows rows, then 4, then 1; tails narrower than a vector
+// Rows cut into tiles by for_row_tiles(): kTileRows at a time while 4 rows
+// would be left, then near-equal tiles of at most kMinorTileRows; tails narrower than a vector
 // rerun the row's last whole vector (overlapping columns already done).
 TEST(Gemm, TileRowEdges) {
   checkGemm<kTileRows, kVecWidth + 2, 13, false>();
@@ -104,6 +106,21 @@ TEST(GemmPacked, PanelDepthAndRowEdges) {
   checkGemmPacked<3, 3 * kPanel + 5, kDepthBlock + 1>();
   checkGemmPacked<2 * kTileRows + 1, 49, 2 * kDepthBlock + 3>(); // a 7x7 map
   checkGemmPacked<5, 300, 40>(); // column blocks
+}
+
+template <int64_t... Ms>
+void checkRowCuts(std::integer_sequence<int64_t, Ms...>) {
+  (checkGemm<Ms + 1, kVecWidth + 1, 5, false>(), ...);
+  (checkGemmPacked<Ms + 1, kPanel + 1, 5>(), ...);
+}
+
+// Every row count up to two wide tiles and 5 more: each cut of the rows
+// left after the wide tiles (one, two or three minor tiles) and M = 32,
+// the count whose single-row tail tiles the cut replaced.
+TEST(Gemm, EveryRowTileCut) {
+  checkRowCuts(std::make_integer_sequence<int64_t, 2 * kTileRows + 5>{});
+  checkGemm<32, 2 * kVecWidth, 9, false>();
+  checkGemmPacked<32, 3 * kPanel, 9>();
 }
 
 TEST(Gemm, TransposedBVectorWidthEdges) {
