@@ -79,8 +79,9 @@ struct ChooseConvAlgorithm
           op.setAlgorithm(algorithm);
           return;
         }
-      if (!tryWinograd(op))
-        op.setAlgorithm("im2col");
+      if (tryWinograd(op))
+        return;
+      op.setAlgorithm(op.canUse("implicit_gemm") ? "implicit_gemm" : "im2col");
     });
   }
 };

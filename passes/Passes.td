@@ -102,8 +102,11 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     input itself), `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and at least `min-winograd-channels` input and
     output channels (resnet18's 3x3 layers: 2.25x fewer multiply-adds,
-    which pay for the transforms once the GEMMs are this deep), `im2col`
-    otherwise.
+    which pay for the transforms once the GEMMs are this deep),
+    `implicit_gemm` for any other stride-1 ungrouped f32 one (the GEMM
+    reads its columns from padded copies of the input channels, written
+    once, where im2col writes each input element KH*KW times: 30% of a
+    3 -> 16 -> 32-channel CNN's time), `im2col` otherwise.
 
     Choosing `winograd` also rewrites the weight operand into the
     kernel's layout, U = G g G^T per (o, c) as a [16, O, C] constant,

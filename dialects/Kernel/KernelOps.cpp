@@ -182,6 +182,11 @@ bool Conv2dOp::canUse(StringRef algorithm) {
     return algorithm == "winograd"; // the weight is in no other layout
   if (algorithm == "im2col")
     return true;
+  if (algorithm == "implicit_gemm")
+    return getGroup() == 1 &&
+           llvm::all_of(getStrides(), [](int64_t s) { return s == 1; }) &&
+           llvm::all_of(getPads(), [](int64_t p) { return p >= 0; }) &&
+           elementOf(getOutput()).isF32();
   if (algorithm == "winograd")
     return w[2] == 3 && w[3] == 3 && getGroup() == 1 &&
            llvm::all_of(getStrides(), [](int64_t s) { return s == 1; }) &&
@@ -211,6 +216,14 @@ int64_t Conv2dOp::getScratchElements() {
     // O x T products and 32 floats of slack, T the 2x2 output tiles.
     int64_t tiles = (y[2] + 1) / 2 * ((y[3] + 1) / 2);
     return 16 * (x[1] * ((tiles + 31) / 32 * 32) + w[1] * tiles) + 32;
+  }
+  if (getAlgorithm() == "implicit_gemm") {
+    // implicit_shape::kScratch (conv_implicit.h): one zero-padded plane
+    // per input channel, (OH + (KH-1)*DH) x (OW + (KW-1)*DW), and 32
+    // floats of slack.
+    auto d = getDilations();
+    return x[1] * (y[2] + (w[2] - 1) * d[0]) * (y[3] + (w[3] - 1) * d[1]) +
+           32;
   }
   if (getAlgorithm() != "im2col")
     return 0;

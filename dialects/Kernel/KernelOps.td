@@ -91,9 +91,11 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     `algorithm` is the kernel the emitter calls, chosen by
     onnxcc-choose-conv-algorithm: `im2col` (columns into planned scratch,
     then GEMM; any convolution), `pointwise` (a 1x1, stride-1, unpadded
-    convolution multiplies its input directly; no scratch) or `depthwise`
+    convolution multiplies its input directly; no scratch), `depthwise`
     (one input and one output channel per group: each output sums its
-    taps in registers; no scratch) or `winograd` (3x3, stride 1, one
+    taps in registers; no scratch), `implicit_gemm` (stride 1, one group:
+    the GEMM reads its columns straight from zero-padded copies of the
+    input channels, the scratch) or `winograd` (3x3, stride 1, one
     group: Winograd F(2,3), 16 GEMMs in the transformed domain; the weight
     is then U = G g G^T as [16, O, C], which the pass choosing it writes,
     and the scratch holds the transformed input and the products).
@@ -116,7 +118,8 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
   }];
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Floats of im2col scratch the kernel needs (0 unless `im2col`).
+    /// Floats of scratch the algorithm needs (im2col columns, Winograd
+    /// operands, implicit GEMM planes; 0 for the others).
     int64_t getScratchElements();
     /// Whether `algorithm` may be used for this convolution's shape.
     bool canUse(llvm::StringRef algorithm);

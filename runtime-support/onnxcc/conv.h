@@ -6,7 +6,8 @@
 // in the arena), written in the packed panels of gemm_packed.h;
 // `pointwise`, a 1x1, stride-1, unpadded convolution multiplying the input
 // directly; `winograd`, a 3x3 stride-1 one as Winograd F(2,3) (winograd.h)
-// on weights the compiler transformed.
+// on weights the compiler transformed; `implicit_gemm`, a stride-1 one
+// whose GEMM reads its columns from padded input planes (conv_implicit.h).
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -25,6 +26,7 @@
 #ifndef ONNXCC_RUNTIME_CONV_H
 #define ONNXCC_RUNTIME_CONV_H
 
+#include "onnxcc/conv_implicit.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/gemm_packed.h"
 #include "onnxcc/linalg.h"
@@ -142,7 +144,7 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
 }
 
 /// Which kernel conv2d() runs; onnxcc-choose-conv-algorithm decides.
-enum class conv_algo { im2col, pointwise, winograd };
+enum class conv_algo { im2col, pointwise, winograd, implicit_gemm };
 
 /// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
 /// a pointwise convolution, gemm on the input itself.
@@ -168,6 +170,8 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
                    float *scratch, Epi epi) {
   if constexpr (Algo == conv_algo::winograd) {
     conv2d_winograd<S>(x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::implicit_gemm) {
+    conv2d_implicit<S>(x, w, bias, y, scratch, epi);
   } else {
     for (int64_t n = 0; n < S::N; ++n)
       for (int64_t g = 0; g < S::G; ++g)
@@ -181,6 +185,8 @@ inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
                    float *y, float *scratch, Epi epi) {
   if constexpr (Algo == conv_algo::winograd) {
     conv2d_winograd<S>(par, x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::implicit_gemm) {
+    conv2d_implicit<S>(par, x, w, bias, y, scratch, epi);
   } else if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;

@@ -257,10 +257,12 @@ void checkConv(Epi epi = {}) {
   auto w = randomVector(S::O * S::Cg * S::KH * S::KW, 9);
   auto bias = randomVector(S::O, 10);
   std::vector<float> y(S::N * S::O * S::OH * S::OW), ref(y.size()), scratch;
-  // Only im2col and winograd use scratch: the others get none, as the
-  // planner gives.
+  // Only im2col, implicit_gemm and winograd use scratch: the others get
+  // none, as the planner gives.
   if constexpr (Algo == conv_algo::im2col)
     scratch.resize(packed_floats(S::Kdim, S::P));
+  if constexpr (Algo == conv_algo::implicit_gemm)
+    scratch.assign(implicit_shape<S>::kScratch, NAN); // garbage is not read
   if constexpr (Algo == conv_algo::winograd) {
     scratch.assign(winograd_shape<S>::kScratch, NAN); // garbage is not read
     conv2d<S, Algo>(x.data(), winogradWeights(w, S::O, S::C).data(), bias.data(),
@@ -303,6 +305,24 @@ TEST(Conv, WinogradMatchesDirect) {
             conv_algo::winograd>();
   checkConv<conv_shape<1, 9, 17, 6 * V + 1, 6, 3, 3, 15, 6 * V - 1, 1, 1, 0, 0, 1, 1, 1>,
             conv_algo::winograd>(relu);
+}
+
+// Implicit GEMM: rows narrower than, as wide as and one wider than a
+// vector (an overlapping last spot), an odd number of spots, padding on
+// one side only (OH, OW below the padded input's), a 5x5 window, a
+// dilated one, no padding, a batch, a fused ReLU, and tiles of every
+// height up to 6 (O = 1 to 5, 16 = 6 + 6 + 4, kTileRows + 4).
+TEST(Conv, ImplicitGemmMatchesDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr int64_t V = kVecWidth;
+  constexpr auto A = conv_algo::implicit_gemm;
+  checkConv<conv_shape<1, 3, 5, 5, 4, 3, 3, 5, 5, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 4, V, 5, 3, 3, 4, V, 1, 1, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<2, 3, 3, V + 1, 3, 3, 3, 2, V, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 6, 12, 12, 16, 5, 5, 8, 8, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<1, 2, 9, 2 * V + 3, 2, 3, 3, 7, 2 * V - 1, 1, 1, 1, 0, 2, 2, 1>, A>();
+  checkConv<conv_shape<1, 1, 28, 28, 1, 3, 3, 26, 26, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 4, 7, 7, kTileRows + 4, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>, A>();
 }
 
 // conv_shape<N, C, H, W, O, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW, G>.

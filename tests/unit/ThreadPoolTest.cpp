@@ -114,14 +114,18 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
                      w = randomVector(S::O * S::Cg * S::KH * S::KW, 9),
                      bias = randomVector(S::O, 10);
   // Grouped im2col convolutions get one scratch copy per thread.
-  static constexpr int64_t kScratch =
-      Algo == conv_algo::im2col
-          ? packed_floats(S::Kdim, S::P) * (S::G > 1 ? T : 1)
-          : 0;
+  static constexpr int64_t scratch_floats() {
+    if constexpr (Algo == conv_algo::im2col)
+      return packed_floats(S::Kdim, S::P) * (S::G > 1 ? T : 1);
+    else if constexpr (Algo == conv_algo::implicit_gemm)
+      return implicit_shape<S>::kScratch;
+    else
+      return 0;
+  }
+  static constexpr int64_t kScratch = scratch_floats();
 
   std::vector<float> run_serial() {
-    std::vector<float> y(S::N * S::O * S::P),
-        scratch(packed_floats(S::Kdim, S::P) + 1);
+    std::vector<float> y(S::N * S::O * S::P), scratch(kScratch + 1);
     conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
                     kScratch ? scratch.data() : nullptr, identity{});
     return y;
@@ -147,6 +151,16 @@ template <typename S, conv_algo Algo = conv_algo::im2col> void checkConv() {
 TEST(ThreadedConv, UngroupedSplitsChannelsThenTiles) {
   checkConv<conv_shape<2, 5, 9, 9, 12, 3, 3, 9, 9, 1, 1, 1, 1, 1, 1, 1>>();
   checkConv<conv_shape<1, 2, 4, 4, 3, 3, 3, 2, 2, 1, 1, 0, 0, 1, 1, 1>>();
+}
+
+// Implicit GEMM: planes split by channel (fewer channels than threads in
+// the second), then spots in pairs (an odd count, rows narrower than a
+// vector).
+TEST(ThreadedConv, ImplicitGemmSplitsChannelsThenSpots) {
+  checkConv<conv_shape<2, 5, 9, 9, 12, 3, 3, 9, 9, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::implicit_gemm>();
+  checkConv<conv_shape<1, 2, 5, 3, 7, 3, 3, 5, 3, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::implicit_gemm>();
 }
 
 TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {

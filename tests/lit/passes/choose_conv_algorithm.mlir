@@ -3,17 +3,51 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 | FileCheck %s --check-prefix=WINO
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 --onnxcc-plan-memory | FileCheck %s --check-prefix=WINOPLAN
 
-// A 3x3 convolution over several channels per group: im2col into scratch
-// (the default, which the printer elides).
+// A 3x3 stride-1 convolution over several channels, too shallow for
+// Winograd: an implicit GEMM, whose scratch is one padded plane per input
+// channel and 32 floats of slack: 2 * (2 + 2) * (2 + 2) + 32 floats.
 // CHECK-LABEL: func @main
-// CHECK: kernel.conv2d
-// CHECK-NOT: algorithm
-// CHECK: return
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
+// PLAN: kernel.workspace_bytes = 256
 // PLAN-LABEL: func @main
 // PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
 func.func @main(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x2x2xf32> {
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
   return %0 : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// Dilated and padded: the planes hold the padded rows and columns the
+// dilated window reaches, 3 * (4 + 2*2) * (3 + 1*2) + 32 = 152 floats
+// (608 bytes, 640 aligned). (The planned size is a module attribute, so
+// each split's comes before its function's label.)
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
+// PLAN: kernel.workspace_bytes = 640
+// PLAN-LABEL: func @main
+func.func @main(%x: tensor<1x3x6x5xf32>, %w: tensor<2x3x3x2xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x3xf32> {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 0, 1, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 2, 2>, group = 1 : i64} : (tensor<1x3x6x5xf32>, tensor<2x3x3x2xf32>, tensor<2xf32>) -> tensor<1x2x4x3xf32>
+  return %0 : tensor<1x2x4x3xf32>
+}
+
+// -----
+
+// A stride of 2, or two groups: im2col into scratch (the default, which
+// the printer elides).
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d
+// CHECK-NOT: algorithm
+// CHECK: return
+// PLAN-LABEL: func @main
+// PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
+// PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
+func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %g: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x3x3xf32>) {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+  %1 = kernel.conv2d %x, %g, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  return %0, %1 : tensor<1x4x2x2xf32>, tensor<1x4x3x3xf32>
 }
 
 // -----
@@ -72,10 +106,9 @@ func.func @main(%x: tensor<1x4x3x3xf32>, %w: tensor<4x1x1x1xf32>, %b: tensor<4xf
 // weight replaced by U = G g G^T as [16, O, C] (for g = 1..9 row by row,
 // U's rows are 1 3 1 3 / 6 11.25 3.75 9 / 2 3.75 1.25 3 / 7 12 4 9; the
 // second channel's kernel is 0) and scratch for the transformed input and
-// the products.
+// the products. Below that, an implicit GEMM.
 // CHECK-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
-// CHECK: kernel.conv2d
-// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
 // CHECK: return
 // WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
 // WINO: %[[U:.*]] = kernel.weight dense<{{\[\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}6.000000e+00, 0.000000e+00]], {{\[\[}}1.125000e+01, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]], {{\[\[}}2.000000e+00, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}1.250000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}7.000000e+00, 0.000000e+00]], {{\[\[}}1.200000e+01, 0.000000e+00]], {{\[\[}}4.000000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]]]> : tensor<16x1x2xf32>
@@ -90,10 +123,9 @@ func.func @main(%x: tensor<1x2x5x5xf32>, %b: tensor<1xf32>) -> tensor<1x1x5x5xf3
 
 // -----
 
-// Weights that are not constants, or a stride of 2: im2col.
+// Weights that are not constants: an implicit GEMM; a stride of 2: im2col.
 // WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1x2x3x3xf32>
-// WINO: kernel.conv2d
-// WINO-NOT: algorithm
+// WINO: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
 // WINO: kernel.conv2d
 // WINO-NOT: algorithm
 // WINO: return

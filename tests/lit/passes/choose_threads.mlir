@@ -14,6 +14,10 @@
 // ONE-LABEL: func @main
 // ONE-NOT: threads
 // ONE: return
+// The planned size is a module attribute: each split's comes before its
+// function's label.
+// PLAN: kernel.workspace_bytes = 0
+// PLAN-LABEL: func @main
 func.func @main(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>,
                     %c: tensor<2x3xf32>, %d: tensor<3x5xf32>,
                     %e: tensor<64x64xi32>, %f: tensor<64x64xi32>)
@@ -31,8 +35,8 @@ func.func @main(%a: tensor<8x32xf32>, %b: tensor<32x64xf32>,
 // scratch, so the arena holds two (2 * 9216 bytes).
 // CHECK-LABEL: func @main
 // CHECK: kernel.conv2d {{.*}}threads = 2 : i64
-// PLAN-LABEL: func @main
 // PLAN: kernel.workspace_bytes = 18432
+// PLAN-LABEL: func @main
 // ONE-LABEL: func @main
 // ONE-NOT: threads
 // ONE: return
@@ -47,8 +51,8 @@ func.func @main(%x: tensor<1x8x16x16xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8
 // its threads split the copy by channel, then the product by tile.
 // CHECK-LABEL: func @main
 // CHECK: kernel.conv2d {{.*}}threads = 2 : i64
-// PLAN-LABEL: func @main
 // PLAN: kernel.workspace_bytes = 4608
+// PLAN-LABEL: func @main
 func.func @main(%x: tensor<1x2x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<16x2x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
   return %0 : tensor<1x16x8x8xf32>

@@ -1,0 +1,227 @@
+//===- conv_implicit.h - stride-1 convolution as an implicit GEMM -*- C++ -*-===//
+//
+// conv2d_implicit(): a stride-1, ungrouped f32 convolution as the product
+// Y = W * col(X) without writing col(X). The image is copied once into
+// zero-padded planes (the scratch), Hp x Wp each; col(X)'s row
+// k = (c, kh, kw) at output (oh, ow) is then
+//   plane_c[(oh + kh*DH) * Wp + ow + kw*DW],
+// so a run of columns along an output row is a contiguous run of a plane,
+// and a register tile loads its B vectors straight from the planes.
+// im2col (conv.h) writes every input element KH*KW times, which cost the
+// shallow layers (3 -> 16 -> 32 channels, where each column feeds few
+// output channels) a third of their time; the planes are written once and
+// are KH*KW times smaller.
+//
+// The output is covered by "spots" of kVecWidth consecutive columns of one
+// row: a row's spots start at 0, kVecWidth, ..., the last at OW -
+// kVecWidth, overlapping the one before it (the overlap is recomputed with
+// the same operations and stored twice). A row narrower than a vector is
+// one spot, whose lanes past OW read on into the next plane row (or the
+// slack after the last plane) and are not stored. A register tile is R
+// output channels x two spots (the rows of gemm.h's for_row_tiles), each
+// accumulating over k = (c, kh, kw) in im2col's order.
+//
+// conv2d_implicit(par, ...) copies the planes split by channel, then
+// splits the spots; every output is computed as by one thread.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_CONV_IMPLICIT_H
+#define ONNXCC_RUNTIME_CONV_IMPLICIT_H
+
+#include "onnxcc/gemm.h"
+
+namespace onnxcc {
+namespace rt {
+
+/// The planes and spots of conv2d_implicit() for conv_shape S, all
+/// compile-time. kScratch is what Conv2dOp::getScratchElements reserves.
+template <typename S> struct implicit_shape {
+  static_assert(S::SH == 1 && S::SW == 1 && S::G == 1 && S::PT >= 0 &&
+                    S::PL >= 0,
+                "implicit GEMM needs stride 1, one group and no negative pad");
+  static constexpr int64_t Hp = S::OH + (S::KH - 1) * S::DH;
+  static constexpr int64_t Wp = S::OW + (S::KW - 1) * S::DW;
+  static constexpr int64_t kPlane = Hp * Wp;
+  /// Zeros after the last plane: what a narrow row's spot reads past it
+  /// (under a vector; 32 covers every ISA, as kPanelPad does).
+  static constexpr int64_t kSlack = 32;
+  static_assert(kVecWidth <= kSlack, "the slack must cover a vector");
+  static constexpr int64_t kScratch = S::C * kPlane + kSlack;
+  /// Plane rows [r_lo, r_hi) hold input rows r - PT; columns [q_lo, q_hi)
+  /// of those hold input columns q - PL; the rest is zero.
+  static constexpr int64_t r_lo = S::PT < Hp ? S::PT : Hp;
+  static constexpr int64_t r_hi = S::H + S::PT < Hp ? S::H + S::PT : Hp;
+  static constexpr int64_t q_lo = S::PL < Wp ? S::PL : Wp;
+  static constexpr int64_t q_hi = S::W + S::PL < Wp ? S::W + S::PL : Wp;
+  static constexpr int64_t kRowSpots =
+      S::OW >= kVecWidth ? (S::OW + kVecWidth - 1) / kVecWidth : 1;
+  static constexpr int64_t kSpots = S::OH * kRowSpots;
+  /// Spots a block takes through every output channel: whole output rows
+  /// whose planes' rows (C x (rows + the window's height) x Wp) fit the
+  /// slab gemm() keeps in L2, so that the channel tiles after the first
+  /// read them from there.
+  static constexpr int64_t kBlockRows = [] {
+    const int64_t rows = kSlabFloats / (S::C * Wp) - (S::KH - 1) * S::DH;
+    return rows < 1 ? 1 : rows;
+  }();
+  static constexpr int64_t kBlockSpots = kBlockRows * kRowSpots;
+  /// Where spot s starts: its output row and column.
+  static constexpr int64_t row(int64_t s) { return s / kRowSpots; }
+  static constexpr int64_t col(int64_t s) {
+    const int64_t c = s % kRowSpots * kVecWidth;
+    return S::OW < kVecWidth ? 0 : c + kVecWidth <= S::OW ? c : S::OW - kVecWidth;
+  }
+};
+
+/// Channels [c_lo, c_hi) of image x into their zero-padded planes.
+template <typename S>
+inline void implicit_planes(const float *ONNXCC_RESTRICT x,
+                            float *ONNXCC_RESTRICT planes, int64_t c_lo,
+                            int64_t c_hi) {
+  using I = implicit_shape<S>;
+  for (int64_t c = c_lo; c < c_hi; ++c) {
+    float *p = planes + c * I::kPlane;
+    for (int64_t r = 0; r < I::Hp; ++r) {
+      float *row = p + r * I::Wp;
+      if (r < I::r_lo || r >= I::r_hi) {
+        for (int64_t q = 0; q < I::Wp; ++q)
+          row[q] = 0.0f;
+        continue;
+      }
+      const float *src = x + (c * S::H + r - S::PT) * S::W;
+      for (int64_t q = 0; q < I::q_lo; ++q)
+        row[q] = 0.0f;
+      for (int64_t q = I::q_lo; q < I::q_hi; ++q)
+        row[q] = src[q - S::PL];
+      for (int64_t q = I::q_hi; q < I::Wp; ++q)
+        row[q] = 0.0f;
+    }
+  }
+  if (c_lo < c_hi && c_hi == S::C) // one thread writes the slack
+    for (int64_t i = 0; i < I::kSlack; ++i)
+      planes[S::C * I::kPlane + i] = 0.0f;
+}
+
+/// Output channels [o, o + R) at NV spots: sums over k = (c, kh, kw).
+template <int R, int NV, typename S, typename Epi>
+ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
+                                 const float *ONNXCC_RESTRICT planes,
+                                 const float *bias, float *ONNXCC_RESTRICT y,
+                                 int64_t o, int64_t s, Epi epi) {
+  using I = implicit_shape<S>;
+  constexpr int64_t Taps = S::KH * S::KW;
+  int64_t in[NV], out[NV];
+  for (int v = 0; v < NV; ++v) {
+    in[v] = I::row(s + v) * I::Wp + I::col(s + v);
+    out[v] = I::row(s + v) * S::OW + I::col(s + v);
+  }
+  const float *wo = w + o * S::Kdim;
+#if ONNXCC_HAS_SIMD
+  vfloat acc[R][NV];
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v)
+      acc[r][v] = vfloat(0.0f);
+  for (int64_t c = 0; c < S::C; ++c) {
+    const float *pc = planes + c * I::kPlane;
+    const float *wc = wo + c * Taps;
+    for (int64_t kh = 0; kh < S::KH; ++kh)
+      for (int64_t kw = 0; kw < S::KW; ++kw) {
+        const int64_t shift = kh * S::DH * I::Wp + kw * S::DW;
+        vfloat b[NV];
+        for (int v = 0; v < NV; ++v)
+          b[v] = vfloat::load_unaligned(pc + shift + in[v]);
+        for (int r = 0; r < R; ++r) {
+          const vfloat a(wc[r * S::Kdim + kh * S::KW + kw]);
+          for (int v = 0; v < NV; ++v)
+            acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
+        }
+      }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v) {
+      const vfloat res =
+          finish_vec<1, 0, true>(acc[r][v], bias, o + r, 0, 1.0f, 1.0f, epi);
+      float *dst = y + (o + r) * S::P + out[v];
+      if constexpr (S::OW >= kVecWidth) {
+        res.store_unaligned(dst);
+      } else {
+        alignas(64) float lanes[kVecWidth];
+        res.store_aligned(lanes);
+        for (int64_t l = 0; l < S::OW; ++l)
+          dst[l] = lanes[l];
+      }
+    }
+#else
+  for (int r = 0; r < R; ++r)
+    for (int v = 0; v < NV; ++v) {
+      float acc = 0.0f;
+      for (int64_t c = 0; c < S::C; ++c)
+        for (int64_t kh = 0; kh < S::KH; ++kh)
+          for (int64_t kw = 0; kw < S::KW; ++kw)
+            acc += wo[r * S::Kdim + c * Taps + kh * S::KW + kw] *
+                   planes[c * I::kPlane + kh * S::DH * I::Wp + kw * S::DW +
+                          in[v]];
+      y[(o + r) * S::P + out[v]] =
+          finish<1, 0, true>(acc, bias, o + r, 0, 1.0f, 1.0f, epi);
+    }
+#endif
+}
+
+/// Spots [s_lo, s_hi) of all output channels, two spots a tile, in
+/// blocks of kBlockSpots.
+template <typename S, typename Epi>
+inline void implicit_spots(const float *w, const float *planes,
+                           const float *bias, float *y, int64_t s_lo,
+                           int64_t s_hi, Epi epi) {
+  using I = implicit_shape<S>;
+  for (int64_t b = s_lo; b < s_hi; b += I::kBlockSpots) {
+    const int64_t be = b + I::kBlockSpots < s_hi ? b + I::kBlockSpots : s_hi;
+    for_row_tiles<S::O>(0, S::O, [&](auto rows, int64_t o) ONNXCC_INLINE_LAMBDA {
+      constexpr int R = decltype(rows)::value;
+      int64_t s = b;
+      for (; s + 2 <= be; s += 2)
+        implicit_tile<R, 2, S>(w, planes, bias, y, o, s, epi);
+      if (s < be)
+        implicit_tile<R, 1, S>(w, planes, bias, y, o, s, epi);
+    });
+  }
+}
+
+template <typename S, typename Epi>
+inline void conv2d_implicit(const float *x, const float *w, const float *bias,
+                            float *y, float *scratch, Epi epi) {
+  using I = implicit_shape<S>;
+  for (int64_t n = 0; n < S::N; ++n) {
+    implicit_planes<S>(x + n * S::C * S::H * S::W, scratch, 0, S::C);
+    implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, 0, I::kSpots,
+                      epi);
+  }
+}
+
+/// Threads split the planes by channel, then the spots in pairs.
+template <typename S, typename Par, typename Epi>
+inline void conv2d_implicit(Par &par, const float *x, const float *w,
+                            const float *bias, float *y, float *scratch,
+                            Epi epi) {
+  using I = implicit_shape<S>;
+  constexpr int64_t pairs = (I::kSpots + 1) / 2;
+  for (int64_t n = 0; n < S::N; ++n) {
+    const float *xn = x + n * S::C * S::H * S::W;
+    par.run([&](int t, int T) {
+      const part p = split(S::C, t, T);
+      implicit_planes<S>(xn, scratch, p.lo, p.hi);
+    });
+    par.run([&](int t, int T) {
+      const part p = split(pairs, t, T);
+      const int64_t hi = 2 * p.hi < I::kSpots ? 2 * p.hi : I::kSpots;
+      if (p.lo < p.hi)
+        implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, 2 * p.lo, hi,
+                          epi);
+    });
+  }
+}
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_CONV_IMPLICIT_H
