@@ -13,7 +13,8 @@ with the reason), and every batch (fixed-batch models run at their own):
 * runs predict() and onnxruntime's C API (the venv's libonnxruntime.so,
   graph optimisation ALL, caller-owned outputs) in one process, alternately,
   on the same inputs, after a warm-up, for at least --seconds each, at each
-  ORT thread count (onnxcc's code is single-threaded);
+  thread count (ORT's intra-op threads; onnxcc's code compiled with
+  --threads T);
 * checks that both sides' outputs agree, records median and p90 latency and
   the ratio ORT / onnxcc, generated code size (.text of the model's object,
   weights apart), the weight bytes and the peak RSS of a process running

@@ -89,6 +89,7 @@ static void setPipelineOptions(PipelineOptions &options,
   options.treeNestedMaxNodes = request.treeNestedMaxNodes;
   options.layoutRows = request.layoutRows;
   options.threads = request.threads;
+  options.minWinogradChannels = request.minWinogradChannels;
 }
 
 /// Writes the --report files, then checks the --max-arena / --max-weights

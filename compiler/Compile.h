@@ -39,6 +39,9 @@ struct CompileRequest {
   int64_t layoutRows = 0;
   /// Threads predict() runs its large kernels on (--threads; 1: no pool).
   int64_t threads = 1;
+  /// Least input and output channels of a Winograd convolution
+  /// (--min-winograd-channels): its weights are 16/9 of the 3x3 ones.
+  int64_t minWinogradChannels = 32;
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

@@ -256,6 +256,7 @@ FailureOr<std::string> Verifier::build(const std::map<std::string, int64_t> &dim
   creq.treeNestedMaxNodes = req.treeNestedMaxNodes;
   creq.embedWeights = req.embedWeights;
   creq.threads = req.threads;
+  creq.minWinogradChannels = req.minWinogradChannels;
   creq.budget = req.budget;
   creq.bucketDim = req.bucketDim;
   creq.bucketSizes = req.bucketSizes;

@@ -3,7 +3,7 @@
 //   onnxcc compile MODEL.onnx -o DIR [--name N] [--dim K=V]...
 //                  [--emit onnx-mlir|kernel-mlir|cpp] [--dump-ir DIR] [--no-fuse]
 //                  [--max-arena BYTES] [--max-weights BYTES] [--report DIR]
-//                  [--threads N]
+//                  [--threads N] [--min-winograd-channels N]
 //   onnxcc verify MODEL_DIR [--dim K=V]... [--atol X] [--rtol X]
 //                  [--cxx CXX] [--cxxflags FLAGS] [--exec-wrapper CMD]
 //                  [--runtime-dir DIR] [--keep DIR] [--no-fuse]
@@ -35,7 +35,7 @@ static const char *kCompileUsage =
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
     "                      [--max-arena BYTES] [--max-weights BYTES] [--report DIR]\n"
-    "                      [--threads N]\n"
+    "                      [--threads N] [--min-winograd-channels N]\n"
     "  Compiles MODEL.onnx into DIR/N.h, N.cpp, N_weights.S and N.weights.bin.\n"
     "  --dim K=V      pins dynamic dimension K, a dim_param or INPUT:AXIS\n"
     "                 (every free one must be pinned)\n"
@@ -75,7 +75,13 @@ static const char *kCompileUsage =
     "  --threads N    predict() splits its large convolutions and products\n"
     "                 over N threads: itself and N - 1 workers of a pool\n"
     "                 started by N::init() or the first call (default 1: no\n"
-    "                 pool, no threads; link with -pthread otherwise)\n";
+    "                 pool, no threads; link with -pthread otherwise)\n"
+    "  --min-winograd-channels N\n"
+    "                 3x3 stride-1 convolutions with at least N input and N\n"
+    "                 output channels and constant weights run as Winograd\n"
+    "                 F(2,3) (default 32): 2.25x fewer multiply-adds, but\n"
+    "                 their weights take 16/9 of the bytes; a count above\n"
+    "                 every layer's keeps the weights small\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"
@@ -84,11 +90,12 @@ static const char *kVerifyUsage =
     "                      [--tree-strategy S] [--tree-nested-max-nodes N]\n"
     "                      [--embed-weights incbin|array]\n"
     "                      [--max-arena BYTES] [--max-weights BYTES] [--threads N]\n"
-    "                      [--bisect [--python PYTHON]]\n"
+    "                      [--min-winograd-channels N] [--bisect [--python PYTHON]]\n"
     "  Compiles MODEL_DIR/model.onnx, builds and runs it on every\n"
     "  test_data_set_*, and compares with the reference outputs:\n"
     "  |got - ref| <= atol + rtol * |ref| (defaults 1e-4, 1e-4).\n"
-    "  --const-input, --max-arena, --max-weights, --threads as for compile;\n"
+    "  --const-input, --max-arena, --max-weights, --threads,\n"
+    "  --min-winograd-channels as for compile;\n"
     "  the data sets' files for bound inputs are not fed\n"
     "  --cxx CXX, --cxxflags FLAGS  the C++ compiler (default c++ -O2 -march=native)\n"
     "  --exec-wrapper CMD           runs the program through CMD (an emulator)\n"
@@ -211,7 +218,7 @@ int main(int argc, char **argv) {
       runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper, python,
       treeStrategy = "auto", embedWeights = "incbin";
-  int64_t treeNestedMaxNodes = 2048, threads = 1;
+  int64_t treeNestedMaxNodes = 2048, threads = 1, minWinogradChannels = 32;
   std::map<std::string, int64_t> dims;
   std::string bucketDim; // --dim NAME=S1,S2,...: shape buckets
   std::vector<int64_t> bucketSizes;
@@ -296,6 +303,12 @@ int main(int argc, char **argv) {
         return usageError("--threads needs a thread count from 1 to 256, got '" +
                           v + "'");
       record(a, v);
+    } else if (a == "--min-winograd-channels") {
+      if (!value(v) || !parseInt(v, minWinogradChannels) ||
+          minWinogradChannels < 1)
+        return usageError("--min-winograd-channels needs a positive channel "
+                          "count, got '" + v + "'");
+      record(a, v);
     } else if (a == "--tree-nested-max-nodes") {
       if (!value(v) || !parseInt(v, treeNestedMaxNodes) || treeNestedMaxNodes < 0)
         return usageError("--tree-nested-max-nodes needs a non-negative integer");
@@ -353,6 +366,7 @@ int main(int argc, char **argv) {
     req.treeNestedMaxNodes = treeNestedMaxNodes;
     req.embedWeights = embedWeights;
     req.threads = threads;
+    req.minWinogradChannels = minWinogradChannels;
     req.bucketDim = bucketDim;
     req.bucketSizes = bucketSizes;
     req.calls = calls;
@@ -400,6 +414,7 @@ int main(int argc, char **argv) {
   req.treeNestedMaxNodes = treeNestedMaxNodes;
   req.embedWeights = embedWeights;
   req.threads = threads;
+  req.minWinogradChannels = minWinogradChannels;
   req.bucketDim = bucketDim;
   req.bucketSizes = bucketSizes;
 

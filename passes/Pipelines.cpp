@@ -38,7 +38,9 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
     // Elementwise chains and activations become one loop / an epilogue.
     fn.addPass(createFuseElementwise());
   // Each convolution's kernel, read by the planner and the emitter.
-  fn.addPass(createChooseConvAlgorithm());
+  ChooseConvAlgorithmOptions convOptions;
+  convOptions.minWinogradChannels = options.minWinogradChannels;
+  fn.addPass(createChooseConvAlgorithm(convOptions));
   // Which kernels split across --threads (before planning: scratch copies).
   ChooseThreadsOptions threadOptions;
   threadOptions.threads = options.threads;

@@ -26,6 +26,10 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       *this, "threads",
       llvm::cl::desc("threads the generated code splits large kernels over"),
       llvm::cl::init(1)};
+  Option<int64_t> minWinogradChannels{
+      *this, "min-winograd-channels",
+      llvm::cl::desc("least input and output channels of a Winograd convolution"),
+      llvm::cl::init(32)};
   Option<int64_t> layoutRows{
       *this, "layout-rows",
       llvm::cl::desc("rows weight layouts are chosen for, at least (buckets)"),
