@@ -5,6 +5,7 @@
 #include "compiler/PlanReport.h"
 #include "compiler/frontend/OnnxImporter.h"
 #include "mlir/IR/MLIRContext.h"
+#include "passes/Pipelines.h"
 #include <map>
 #include <string>
 
@@ -41,7 +42,7 @@ struct CompileRequest {
   int64_t threads = 1;
   /// Least input and output channels of a Winograd convolution
   /// (--min-winograd-channels): its weights are 16/9 of the 3x3 ones.
-  int64_t minWinogradChannels = 32;
+  int64_t minWinogradChannels = kDefaultMinWinogradChannels;
 };
 
 /// A context with every dialect onnxcc uses, single-threaded so that dumps

@@ -3,6 +3,7 @@
 #define ONNXCC_COMPILER_VERIFY_H
 
 #include "compiler/PlanReport.h"
+#include "passes/Pipelines.h"
 #include <map>
 #include <string>
 #include <utility>
@@ -29,7 +30,7 @@ struct VerifyRequest {
   int64_t treeNestedMaxNodes = 2048; ///< --tree-nested-max-nodes
   std::string embedWeights = "incbin"; ///< --embed-weights
   int64_t threads = 1;                 ///< --threads
-  int64_t minWinogradChannels = 32;    ///< --min-winograd-channels
+  int64_t minWinogradChannels = kDefaultMinWinogradChannels; ///< --min-winograd-channels
   /// Shape buckets (--dim NAME=S1,S2,...): predict(rows, ...) is run at
   /// each of `calls` rows, the data sets' rows repeated to that count.
   std::string bucketDim;

@@ -218,7 +218,8 @@ int main(int argc, char **argv) {
       runtimeDir, keep,
       cxxFlags = "-O2 -march=native", execWrapper, python,
       treeStrategy = "auto", embedWeights = "incbin";
-  int64_t treeNestedMaxNodes = 2048, threads = 1, minWinogradChannels = 32;
+  int64_t treeNestedMaxNodes = 2048, threads = 1,
+          minWinogradChannels = kDefaultMinWinogradChannels;
   std::map<std::string, int64_t> dims;
   std::string bucketDim; // --dim NAME=S1,S2,...: shape buckets
   std::vector<int64_t> bucketSizes;

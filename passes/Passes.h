@@ -6,6 +6,7 @@
 #include "dialects/Onnx/OnnxOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
+#include "passes/Pipelines.h" // option defaults
 
 namespace onnxcc {
 #define GEN_PASS_DECL

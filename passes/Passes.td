@@ -115,7 +115,7 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
   }];
   let options = [
     Option<"minWinogradChannels", "min-winograd-channels", "int64_t",
-           /*default=*/"32",
+           /*default=*/"::onnxcc::kDefaultMinWinogradChannels",
            "least input and output channels of a Winograd convolution">,
   ];
 }

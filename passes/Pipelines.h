@@ -7,6 +7,11 @@
 
 namespace onnxcc {
 
+/// Least input and output channels of a Winograd convolution unless
+/// --min-winograd-channels says otherwise: below it the transforms cost
+/// more than the 2.25x fewer multiply-adds save.
+constexpr int64_t kDefaultMinWinogradChannels = 32;
+
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<int64_t> alignment{*this, "alignment",
                             llvm::cl::desc("byte alignment of arena buffers"),
@@ -29,7 +34,7 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<int64_t> minWinogradChannels{
       *this, "min-winograd-channels",
       llvm::cl::desc("least input and output channels of a Winograd convolution"),
-      llvm::cl::init(32)};
+      llvm::cl::init(kDefaultMinWinogradChannels)};
   Option<int64_t> layoutRows{
       *this, "layout-rows",
       llvm::cl::desc("rows weight layouts are chosen for, at least (buckets)"),
