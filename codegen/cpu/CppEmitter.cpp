@@ -189,22 +189,32 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
       "onnxcc::rt::thread_pool<" + std::to_string(threads) + ">::instance()";
   os << "void init() {" << (threads > 1 ? "\n  " + pool + ".start();\n" : "")
      << "}\n\n";
-  os << "void predict(" << params << ", Workspace &workspace) {\n";
-  os.indent();
+  // The body first: its epilogues are defined ahead of predict().
+  std::string b;
+  llvm::raw_string_ostream bodyRaw(b);
+  raw_indented_ostream body(bodyRaw);
+  body.indent();
   if (threads > 1)
-    os << "auto &pool = " << pool << ";\n";
-  os << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
-     << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << w
-     << "_weights;\n";
+    body << "auto &pool = " << pool << ";\n";
+  body << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
+       << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << w
+       << "_weights;\n";
   for (const Port &p : ports) {
     const char *bytes = p.isInput ? "const unsigned char" : "unsigned char";
-    os << "[[maybe_unused]] " << bytes << " *const " << p.bytes()
-       << " = reinterpret_cast<" << bytes << " *>(&" << p.name << ");\n";
+    body << "[[maybe_unused]] " << bytes << " *const " << p.bytes()
+         << " = reinterpret_cast<" << bytes << " *>(&" << p.name << ");\n";
   }
   for (Operation &op : func.getBody().front())
-    if (failed(emitOp(os, &op)))
+    if (failed(emitOp(body, &op)))
       return failure();
-  os.unindent();
+  if (!epilogueDefinitions().empty()) {
+    os << "// The fused epilogues, one per distinct body: kernels that share\n"
+          "// a shape and an epilogue share one template instance.\n";
+    for (const std::string &def : epilogueDefinitions())
+      os << def;
+    os << "\n";
+  }
+  os << "void predict(" << params << ", Workspace &workspace) {\n" << b;
   std::string args = joinPorts([](const Port &p) { return p.name; });
   // An empty port's pointer may be null: it is never dereferenced, and
   // predict() gets a local tag instead.

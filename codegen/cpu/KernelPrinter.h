@@ -14,6 +14,8 @@
 #include "mlir/Support/IndentedOstream.h"
 #include "mlir/Support/TypeID.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include <functional>
 #include <string>
 
@@ -29,8 +31,19 @@ public:
   /// The op's planned scratch buffer (kernel.scratch_offset) as a pointer to
   /// `element`, or "nullptr" without one.
   std::string scratch(mlir::Operation *op, llvm::StringRef element = "float");
-  /// Prints an epilogue region: `onnxcc::rt::identity{}` when empty.
+  /// Prints an epilogue region as the name of a lambda defined once ahead
+  /// of predict() (epilogueDefinitions()), or `onnxcc::rt::identity{}` when
+  /// empty. Kernels with the same shape and the same epilogue then share
+  /// one template instance: mobilenet_v2's Clip(0, 6) epilogues as 17 inline
+  /// lambdas made 17 types and tripled the compile time of some GEMMs.
   mlir::LogicalResult epilogue(mlir::raw_indented_ostream &os, mlir::Region &r);
+  /// `constexpr auto epilogueK = [](auto a0) {...};` for every name printed,
+  /// in first-use order.
+  llvm::ArrayRef<std::string> epilogueDefinitions() const { return epilogueDefs; }
+
+private:
+  llvm::StringMap<std::string> epilogueNames; ///< lambda text -> its name
+  llvm::SmallVector<std::string> epilogueDefs;
 };
 
 using KernelPrinterFn = std::function<mlir::LogicalResult(

@@ -46,7 +46,17 @@ LogicalResult PrintContext::epilogue(raw_indented_ostream &os, Region &r) {
     os << "onnxcc::rt::identity{}";
     return success();
   }
-  return printBodyLambda(os, r.front());
+  std::string lambda;
+  llvm::raw_string_ostream raw(lambda);
+  raw_indented_ostream body(raw);
+  if (failed(printBodyLambda(body, r.front())))
+    return failure();
+  auto [it, added] = epilogueNames.try_emplace(
+      lambda, "epilogue" + std::to_string(epilogueDefs.size()));
+  if (added)
+    epilogueDefs.push_back("constexpr auto " + it->second + " = " + lambda + ";\n");
+  os << it->second;
+  return success();
 }
 
 std::string Emitter::ptr(Value v) {
