@@ -12,6 +12,8 @@
 #ifndef ONNXCC_RUNTIME_CONFIG_H
 #define ONNXCC_RUNTIME_CONFIG_H
 
+#include "onnxcc/attributes.h"
+
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -50,17 +52,6 @@
 #endif
 #ifndef ONNXCC_HAS_SIMD
 #define ONNXCC_HAS_SIMD 0
-#endif
-
-#if defined(__GNUC__) || defined(__clang__)
-#define ONNXCC_RESTRICT __restrict__
-#define ONNXCC_INLINE inline __attribute__((always_inline))
-// A lambda the caller needs inlined (a loop body passed to a helper).
-#define ONNXCC_INLINE_LAMBDA __attribute__((always_inline))
-#else
-#define ONNXCC_RESTRICT
-#define ONNXCC_INLINE inline
-#define ONNXCC_INLINE_LAMBDA
 #endif
 
 namespace onnxcc {

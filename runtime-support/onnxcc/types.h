@@ -10,7 +10,12 @@
 #ifndef ONNXCC_RUNTIME_TYPES_H
 #define ONNXCC_RUNTIME_TYPES_H
 
-#include "onnxcc/config.h"
+#include "onnxcc/attributes.h"
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace onnxcc {
 namespace rt {
