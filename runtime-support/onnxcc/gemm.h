@@ -9,7 +9,10 @@
 // most kDepthBlock and columns into blocks whose B slab (depth x columns)
 // fits in kSlabFloats, half of a 512 KiB L2: every row panel of a block
 // then reads its B from L2, and a panel's A rows (R x depth) stay in L1.
-// No packing yet.
+// No packing yet. This blocked form takes the shape as run-time values
+// (gemm_shape) in one out-of-line copy per epilogue: generated code calls
+// it with constants, and its compile time no longer grows with the number
+// of distinct layer shapes.
 // B' = B^T (N x K, PyTorch's Linear): one dot product per output.
 //
 // gemm(par, ...) splits C across par's threads (parallel.h): whole column
@@ -52,6 +55,17 @@ template <int64_t K> constexpr int64_t depth_block() {
 template <int64_t K> constexpr int64_t column_block() {
   constexpr int64_t pair = 2 * kVecWidth;
   constexpr int64_t fit = kSlabFloats / depth_block<K>() / pair * pair;
+  return fit < pair ? pair : fit > kColBlock ? kColBlock : fit;
+}
+
+/// depth_block() and column_block() of a K known at run time.
+constexpr int64_t depth_block(int64_t K) {
+  const int64_t blocks = K > 0 ? (K + kDepthBlock - 1) / kDepthBlock : 1;
+  return K > 0 ? (K + blocks - 1) / blocks : 1;
+}
+constexpr int64_t column_block(int64_t K) {
+  const int64_t pair = 2 * kVecWidth;
+  const int64_t fit = kSlabFloats / depth_block(K) / pair * pair;
   return fit < pair ? pair : fit > kColBlock ? kColBlock : fit;
 }
 
@@ -117,6 +131,20 @@ struct depth {
   bool first, last;
 };
 
+/// A GEMM's shape and bias strides as run-time values. The blocked kernel
+/// below takes them so that one compiled copy serves every shape: as
+/// template arguments they made one ~14 KB instance per layer, and
+/// mobilenet_v2's 35 GEMMs were most of its compile time. The register
+/// tiles stay templates; only loop bounds and strides become values.
+struct gemm_shape {
+  int64_t M, N, K, brs, bcs;
+};
+
+ONNXCC_INLINE float a_at(const gemm_shape &g, bool ta, const float *A,
+                         int64_t i, int64_t k) {
+  return ta ? A[k * g.M + i] : A[i * g.K + k];
+}
+
 template <int64_t M, int64_t K, bool TA>
 ONNXCC_INLINE float a_at(const float *A, int64_t i, int64_t k) {
   return TA ? A[k * M + i] : A[i * K + k];
@@ -147,37 +175,48 @@ ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t i,
 /// R rows x NV vectors of C at (i, j) over one depth block. `skip` > 0
 /// (NV = 1 only) stores lanes [skip, kVecWidth) alone: a tail tile that
 /// overlaps columns already done leaves them as they are.
-template <int R, int NV, int64_t M, int64_t N, int64_t K, bool TA,
-          int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
-ONNXCC_INLINE void tile(const float *A, const float *B, const float *bias,
-                        float alpha, float beta, float *C, int64_t i,
-                        int64_t j, depth d, int64_t skip, Epi epi) {
+template <int R, int NV, bool TA, bool HasBias, typename Epi>
+ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
+                        const float *bias, float alpha, float beta, float *C,
+                        int64_t i, int64_t j, depth d, int64_t skip, Epi epi) {
+  const int64_t N = g.N;
   vfloat acc[R][NV];
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
       acc[r][v] = d.first ? vfloat(0.0f)
                           : vfloat::load_unaligned(C + (i + r) * N + j +
                                                    v * kVecWidth);
-  // k1 is at most K; saying so bounds the loop for g++, which otherwise
-  // warns that k * N could overflow (-Waggressive-loop-optimizations).
-  const int64_t k1 = d.k1 < K ? d.k1 : K;
-  for (int64_t k = d.k0; k < k1; ++k) {
-    vfloat b[NV];
+  // One pointer per row of A and one walking B: with the strides as
+  // values, indexing A[(i + r) * K + k] would cost integer work per load.
+  const float *a[R];
+  for (int r = 0; r < R; ++r)
+    a[r] = TA ? A + d.k0 * g.M + i + r : A + (i + r) * g.K + d.k0;
+  const int64_t astep = TA ? g.M : 1;
+  const float *b = B + d.k0 * N + j;
+  for (int64_t k = d.k0; k < d.k1; ++k, b += N) {
+    vfloat bv[NV];
     for (int v = 0; v < NV; ++v)
-      b[v] = vfloat::load_unaligned(B + k * N + j + v * kVecWidth);
+      bv[v] = vfloat::load_unaligned(b + v * kVecWidth);
     for (int r = 0; r < R; ++r) {
-      vfloat a(a_at<M, K, TA>(A, i + r, k));
+      vfloat av(*a[r]);
+      a[r] += astep;
       for (int v = 0; v < NV; ++v)
-        acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
+        acc[r][v] = xsimd::fma(av, bv[v], acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) {
       float *c = C + (i + r) * N + j + v * kVecWidth;
-      vfloat out = d.last ? finish_vec<BRS, BCS, HasBias>(
-                                acc[r][v], bias, i + r, j + v * kVecWidth,
-                                alpha, beta, epi)
-                          : acc[r][v];
+      vfloat out = acc[r][v];
+      if (d.last) {
+        out = vfloat(alpha) * out;
+        if (HasBias) {
+          const float *b = bias + (i + r) * g.brs + (j + v * kVecWidth) * g.bcs;
+          out = xsimd::fma(vfloat(beta),
+                           g.bcs == 0 ? vfloat(*b) : vfloat::load_unaligned(b), out);
+        }
+        out = epi(out);
+      }
       if (skip == 0) {
         out.store_unaligned(c);
       } else {
@@ -192,37 +231,38 @@ ONNXCC_INLINE void tile(const float *A, const float *B, const float *bias,
 
 /// Rows [i, i + R) from column j to jend over one depth block, vector
 /// tiles then a scalar tail.
-template <int R, int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS,
-          int64_t BCS, bool HasBias, typename Epi>
-ONNXCC_INLINE void row_panel(const float *A, const float *B, const float *bias,
-                             float alpha, float beta, float *C, int64_t i,
-                             int64_t j, int64_t jend, depth d, Epi epi) {
+template <int R, bool TA, bool HasBias, typename Epi>
+ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
+                             const float *B, const float *bias, float alpha,
+                             float beta, float *C, int64_t i, int64_t j,
+                             int64_t jend, depth d, Epi epi) {
+  const int64_t N = g.N;
 #if ONNXCC_HAS_SIMD
   for (; j + 2 * kVecWidth <= jend; j += 2 * kVecWidth)
-    tile<R, 2, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i,
-                                               j, d, 0, epi);
+    tile<R, 2, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
   for (; j + kVecWidth <= jend; j += kVecWidth)
-    tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, i,
-                                               j, d, 0, epi);
+    tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
   // A tail narrower than a vector reruns the row's last whole vector and
   // stores only its new columns. (A 7x7 map's one leftover column
   // otherwise costs a third of its layer.)
-  if constexpr (N >= kVecWidth)
-    if (j < jend) {
-      tile<R, 1, M, N, K, TA, BRS, BCS, HasBias>(
-          A, B, bias, alpha, beta, C, i, jend - kVecWidth, d,
-          j - (jend - kVecWidth), epi);
-      j = jend;
-    }
+  if (N >= kVecWidth && j < jend) {
+    tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, jend - kVecWidth,
+                            d, j - (jend - kVecWidth), epi);
+    j = jend;
+  }
 #endif
   for (; j < jend; ++j)
     for (int r = 0; r < R; ++r) {
       float s = d.first ? 0.0f : C[(i + r) * N + j];
-      for (int64_t k = d.k0; k < (d.k1 < K ? d.k1 : K); ++k)
-        s += a_at<M, K, TA>(A, i + r, k) * B[k * N + j];
-      C[(i + r) * N + j] =
-          d.last ? finish<BRS, BCS, HasBias>(s, bias, i + r, j, alpha, beta, epi)
-                 : s;
+      for (int64_t k = d.k0; k < d.k1; ++k)
+        s += a_at(g, TA, A, i + r, k) * B[k * N + j];
+      if (d.last) {
+        s *= alpha;
+        if (HasBias)
+          s += beta * bias[(i + r) * g.brs + j * g.bcs];
+        s = epi(s);
+      }
+      C[(i + r) * N + j] = s;
     }
 }
 
@@ -254,27 +294,38 @@ ONNXCC_INLINE float dot_row(const float *A, const float *Bj, int64_t i) {
 
 /// Rows [ib, ie) x columns [jb, je) of C = A' * B. A block that does not
 /// end at N ends on a whole vector pair, so a tail's overlapping rerun
-/// stays inside the block.
-template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
-          bool HasBias, typename Epi>
-inline void gemm_block(const float *ONNXCC_RESTRICT A,
-                       const float *ONNXCC_RESTRICT B, const float *bias,
-                       float alpha, float beta, float *ONNXCC_RESTRICT C,
-                       int64_t ib, int64_t ie, int64_t jb, int64_t je, Epi epi) {
-  constexpr int64_t kc = depth_block<K>(), nc = column_block<K>();
+/// stays inside the block. Not inlined: one copy per (TA, HasBias, Epi).
+template <bool TA, bool HasBias, typename Epi>
+ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
+                                   const float *ONNXCC_RESTRICT B,
+                                   const float *bias, float alpha, float beta,
+                                   float *ONNXCC_RESTRICT C, int64_t ib,
+                                   int64_t ie, int64_t jb, int64_t je, Epi epi) {
+  const int64_t K = g.K, kc = depth_block(K), nc = column_block(K);
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};
     for (int64_t j0 = jb; j0 < je; j0 += nc) {
       const int64_t jend = j0 + nc < je ? j0 + nc : je;
-      for_row_tiles<M>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
-        row_panel<decltype(rows)::value, M, N, K, TA, BRS, BCS, HasBias>(
-            A, B, bias, alpha, beta, C, i, j0, jend, d, epi);
+      for_row_tiles<kTileRows>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
+        row_panel<decltype(rows)::value, TA, HasBias>(g, A, B, bias, alpha, beta,
+                                                      C, i, j0, jend, d, epi);
       });
     }
     if (k1 == K)
       break;
   }
+}
+
+template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
+          bool HasBias, typename Epi>
+ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
+                              const float *ONNXCC_RESTRICT B, const float *bias,
+                              float alpha, float beta, float *ONNXCC_RESTRICT C,
+                              int64_t ib, int64_t ie, int64_t jb, int64_t je,
+                              Epi epi) {
+  gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B, bias, alpha,
+                             beta, C, ib, ie, jb, je, epi);
 }
 
 #if ONNXCC_HAS_SIMD
