@@ -164,6 +164,16 @@ TEST(Pool, TwoDimensionalEdges) {
   checkPools<1, U, axis<3, 3, 3, 1, 1, 1, 1>,
              axis<kVecWidth + 1, kVecWidth + 1, 3, 1, 1, 1, 1>>();
   checkPools<1, U, axis<112, 56, 3, 2, 1, 1, 1>, axis<112, 56, 3, 2, 1, 1, 1>>();
+  // Unpadded rows: every window whole, the row's last vector overlapping
+  // (squeezenet1_1's 111 -> 55), exactly one vector of windows, and one
+  // window fewer than a vector (scalar).
+  checkPools<2, U, axis<11, 5, 3, 2, 0, 0, 1>, axis<111, 55, 3, 2, 0, 0, 1>>();
+  checkPools<1, U, axis<5, 2, 3, 2, 0, 0, 1>,
+             axis<2 * kVecWidth + 3, kVecWidth + 1, 3, 2, 0, 0, 1>>();
+  checkPools<1, U, axis<3, 3, 1, 1, 0, 0, 1>,
+             axis<kVecWidth + 4, kVecWidth, 3, 1, 0, 0, 2>>();
+  checkPools<1, U, axis<3, 3, 1, 1, 0, 0, 1>,
+             axis<kBelowVec + 4, kBelowVec, 3, 1, 0, 0, 2>>();
 }
 
 // A NaN anywhere in a window wins, in the vector rows and the horizontal
