@@ -391,6 +391,12 @@ TEST(Depthwise, VectorWidthAndEdges) {
   checkDepthwise<Banded>();
   checkDepthwise<conv_shape<1, 2, 80, 90, 2, 3, 5, 27, 45, 3, 2, 1, 2, 1, 1, 2>>();
   checkDepthwise<conv_shape<1, 2, 20, 21, 2, 3, 3, 10, 10, 2, 2, 1, 0, 2, 2, 2>>();
+  // Stride 2 whose rows split into phases with and without a tail, and a
+  // last band two rows short of a whole one (MobileNet's 56 -> 28).
+  checkDepthwise<conv_shape<1, 2, 8, 32, 2, 3, 3, 4, 16, 2, 2, 1, 1, 1, 1, 2>>();
+  using Mobile = conv_shape<1, 2, 56, 56, 2, 3, 3, 28, 28, 2, 2, 1, 1, 1, 1, 2>;
+  static_assert(28 % depthwise_band<Mobile>::OB != 0, "a short last band");
+  checkDepthwise<Mobile>();
   // Rows too wide for the 16 KiB stack buffer: taps read from x directly.
   using Wide = conv_shape<1, 2, 3, 1400, 2, 3, 3, 3, 1400, 1, 1, 1, 1, 1, 1, 2>;
   static_assert(!depthwise_band<Wide>::fits, "takes the direct path");
