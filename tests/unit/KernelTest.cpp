@@ -430,6 +430,11 @@ TEST(Im2col, VectorWidthEdges) {
   checkIm2col<RowsShape<kVecWidth, kVecWidth, 1>>();
   checkIm2col<RowsShape<kVecWidth + 1, kVecWidth + 1, 1>>();
   checkIm2col<RowsShape<2 * kVecWidth + 3, kVecWidth + 2, 2>>();
+  // Stride-2 runs over several panels (eight at a time, then the row's
+  // end one by one), and rows of exactly two and four panels of taps.
+  checkIm2col<RowsShape<8 * kVecWidth + 5, (8 * kVecWidth + 4) / 2 + 1, 2>>();
+  checkIm2col<RowsShape<4 * kVecWidth, (4 * kVecWidth - 1) / 2 + 1, 2>>();
+  checkIm2col<RowsShape<8 * kVecWidth, (8 * kVecWidth - 1) / 2 + 1, 2>>();
 }
 
 } // namespace
