@@ -51,7 +51,9 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
         if (worth(op, gemmMacs(gemm), minMacs))
           gemm.setThreads(threads);
       } else if (auto conv = dyn_cast<kernel::Conv2dOp>(op)) {
-        if (worth(op, convMacs(conv), minConvMacs))
+        const bool depthwise = conv.getAlgorithm() == "depthwise";
+        if (worth(op, convMacs(conv),
+                  depthwise ? minDepthwiseMacs : minConvMacs))
           conv.setThreads(threads);
       }
     });

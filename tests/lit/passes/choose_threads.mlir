@@ -1,6 +1,7 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000 min-conv-macs=1000" | FileCheck %s
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000 min-conv-macs=1000" --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads | FileCheck %s --check-prefix=ONE
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=DEF
 // RUN: not onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: --threads must be in [1, 256], got 0
@@ -56,4 +57,22 @@ func.func @main(%x: tensor<1x8x16x16xf32>, %w: tensor<8x1x3x3xf32>, %b: tensor<8
 func.func @main(%x: tensor<1x2x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16xf32>) -> tensor<1x16x8x8xf32> {
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<16x2x3x3xf32>, tensor<16xf32>) -> tensor<1x16x8x8xf32>
   return %0 : tensor<1x16x8x8xf32>
+}
+
+// -----
+
+// Under the default thresholds a depthwise 3x3 over 32 channels of 28x28
+// (225792 multiply-adds) splits, while a dense convolution of about as many
+// (32 -> 4 channels, 3x3 over 14x14: 225792) stays on the calling thread.
+// DEF-LABEL: func @main
+// DEF: kernel.conv2d {{.*}}algorithm = "depthwise"{{.*}}threads = 2 : i64
+// DEF: kernel.conv2d
+// DEF-NOT: threads
+// DEF: return
+func.func @main(%x: tensor<1x32x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor<32xf32>,
+                %x2: tensor<1x32x14x14xf32>, %w2: tensor<4x32x3x3xf32>, %b2: tensor<4xf32>)
+    -> (tensor<1x32x28x28xf32>, tensor<1x4x14x14xf32>) {
+  %0 = kernel.conv2d %x, %w, %b {algorithm = "depthwise", pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 32 : i64} : (tensor<1x32x28x28xf32>, tensor<32x1x3x3xf32>, tensor<32xf32>) -> tensor<1x32x28x28xf32>
+  %1 = kernel.conv2d %x2, %w2, %b2 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x14x14xf32>, tensor<4x32x3x3xf32>, tensor<4xf32>) -> tensor<1x4x14x14xf32>
+  return %0, %1 : tensor<1x32x28x28xf32>, tensor<1x4x14x14xf32>
 }
