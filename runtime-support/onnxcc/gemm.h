@@ -6,10 +6,10 @@
 //
 // B' = B (K x N): register tiles of R rows x NV vectors of C accumulate
 // over k with A broadcast and B streamed. K is cut into depth blocks of at
-// most kDepthBlock and columns into blocks whose B slab (depth x columns)
-// fits in kSlabFloats, half of a 512 KiB L2: every row panel of a block
-// then reads its B from L2, and a panel's A rows (R x depth) stay in L1.
-// No packing yet. This blocked form takes the shape as run-time values
+// most row_major_depth() and columns into blocks whose B slab (depth x
+// columns) fits in kSlabFloats, half of a 512 KiB L2: every row panel of a
+// block then reads its B from L2 (from L1 when the map is small), and a
+// panel's A rows (R x depth) stay in L1. No packing yet. This blocked form takes the shape as run-time values
 // (gemm_shape) in one out-of-line copy per epilogue: generated code calls
 // it with constants, and its compile time no longer grows with the number
 // of distinct layer shapes.
@@ -42,31 +42,48 @@ namespace onnxcc {
 namespace rt {
 
 constexpr int64_t kColBlock = 256;    ///< most columns in a block
-constexpr int64_t kDepthBlock = 384;  ///< most k in a depth block
+constexpr int64_t kDepthBlock = 384;  ///< most k in a block of packed B
+/// Least k in a depth block of a row-major B (gemm_block_rt), and the B
+/// floats its block should keep to stay in L1: see row_major_depth().
+constexpr int64_t kRowMajorDepthBlock = 128;
+constexpr int64_t kL1SlabFloats = 6144;
 constexpr int64_t kSlabFloats = 65536; ///< B floats a block may hold
 
-/// K cut into equal depth blocks of at most kDepthBlock.
+/// K cut into equal depth blocks of at most `most`.
+constexpr int64_t depth_block(int64_t K, int64_t most) {
+  const int64_t blocks = K > 0 ? (K + most - 1) / most : 1;
+  return K > 0 ? (K + blocks - 1) / blocks : 1;
+}
 template <int64_t K> constexpr int64_t depth_block() {
-  constexpr int64_t blocks = K > 0 ? (K + kDepthBlock - 1) / kDepthBlock : 1;
-  return K > 0 ? (K + blocks - 1) / blocks : 1;
+  return depth_block(K, kDepthBlock);
 }
 
-/// Columns per block: as many vector pairs as fit the slab, at least one.
-template <int64_t K> constexpr int64_t column_block() {
-  constexpr int64_t pair = 2 * kVecWidth;
-  constexpr int64_t fit = kSlabFloats / depth_block<K>() / pair * pair;
-  return fit < pair ? pair : fit > kColBlock ? kColBlock : fit;
+/// The depth block of gemm_block_rt. A row-major B's rows lie N floats
+/// apart, a new cache line each k, so where several row panels reuse a
+/// block it is cut to fit 24 KiB of L1 beside the A rows, but not below
+/// kRowMajorDepthBlock (a 7x7 map's 49 columns: 128 k, 25 KiB). At 384,
+/// mobilenet_v2's 1x1 layers over 7x7 and 14x14 maps streamed B from L2:
+/// 9% slower, 430 us of its 9.9 ms. One row panel (a matrix-vector
+/// product) reads B once whatever the cut, so it keeps the long blocks.
+constexpr int64_t row_major_depth(int64_t M, int64_t N, int64_t K,
+                                  int64_t rows) {
+  if (M <= rows || N <= 0)
+    return depth_block(K, kDepthBlock);
+  const int64_t fit = kL1SlabFloats / N;
+  return depth_block(K, fit < kRowMajorDepthBlock ? kRowMajorDepthBlock
+                        : fit > kDepthBlock       ? kDepthBlock
+                                                  : fit);
 }
 
-/// depth_block() and column_block() of a K known at run time.
-constexpr int64_t depth_block(int64_t K) {
-  const int64_t blocks = K > 0 ? (K + kDepthBlock - 1) / kDepthBlock : 1;
-  return K > 0 ? (K + blocks - 1) / blocks : 1;
-}
-constexpr int64_t column_block(int64_t K) {
+/// Columns per block of depth kc: as many vector pairs as fit the slab,
+/// at least one.
+constexpr int64_t column_block_of(int64_t kc) {
   const int64_t pair = 2 * kVecWidth;
-  const int64_t fit = kSlabFloats / depth_block(K) / pair * pair;
+  const int64_t fit = kSlabFloats / kc / pair * pair;
   return fit < pair ? pair : fit > kColBlock ? kColBlock : fit;
+}
+template <int64_t K> constexpr int64_t column_block() {
+  return column_block_of(depth_block<K>());
 }
 
 /// Rows of C in the widest register tile: each row keeps 2 vectors of
@@ -301,7 +318,8 @@ ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
                                    const float *bias, float alpha, float beta,
                                    float *ONNXCC_RESTRICT C, int64_t ib,
                                    int64_t ie, int64_t jb, int64_t je, Epi epi) {
-  const int64_t K = g.K, kc = depth_block(K), nc = column_block(K);
+  const int64_t K = g.K, kc = row_major_depth(g.M, g.N, K, kTileRows),
+                nc = column_block_of(kc);
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};

@@ -70,9 +70,17 @@ TEST(Gemm, TileRowEdges) {
 // Depth blocks: later blocks add to the partial sums in C, and only the
 // last applies bias and epilogue; tails narrower than a vector store only
 // their new columns, so an overlapped column is not added twice.
+// Blocks are cut by row_major_depth(): long for one row panel, else as
+// deep as keeps the block in L1, at least 128.
 TEST(Gemm, DepthBlockEdges) {
+  static_assert(row_major_depth(kTileRows + 1, 67, 129, kTileRows) == 65 &&
+                    row_major_depth(2 * kTileRows + 1, 49, 400, kTileRows) == 100 &&
+                    row_major_depth(3, 5, 775, kTileRows) == 259,
+                "two 128-cut blocks, four 7x7 blocks, long blocks for one panel");
+  checkGemm<kTileRows + 1, 67, kRowMajorDepthBlock + 1, false>();
+  checkGemm<2 * kTileRows + 1, 49, 400, false>(); // 4 blocks over a 7x7 map
   checkGemm<kTileRows + 1, 2 * kVecWidth + 3, kDepthBlock + 1, false>();
-  checkGemm<3, kBelowVec, 2 * kDepthBlock + 7, false>();
+  checkGemm<3, kBelowVec, 2 * kDepthBlock + 7, false>(); // one row panel
   checkGemm<kTileRows, 3 * kVecWidth + 1, 3 * kDepthBlock, false>();
   checkGemm<7, 600, 1000, false>(); // depth and column blocks both cut
   checkGemm<2, 5, 0, false>();      // no depth: bias and epilogue alone
