@@ -9,10 +9,10 @@
 // most row_major_depth() and columns into blocks whose B slab (depth x
 // columns) fits in kSlabFloats, half of a 512 KiB L2: every row panel of a
 // block then reads its B from L2 (from L1 when the map is small), and a
-// panel's A rows (R x depth) stay in L1. No packing yet. This blocked form takes the shape as run-time values
-// (gemm_shape) in one out-of-line copy per epilogue: generated code calls
-// it with constants, and its compile time no longer grows with the number
-// of distinct layer shapes.
+// panel's A rows (R x depth) stay in L1. No packing yet. This blocked form
+// takes the shape as run-time values (gemm_shape) in one out-of-line copy
+// per epilogue: generated code calls it with constants, and its compile
+// time no longer grows with the number of distinct layer shapes.
 // B' = B^T (N x K, PyTorch's Linear): one dot product per output.
 //
 // gemm(par, ...) splits C across par's threads (parallel.h): whole column
