@@ -140,7 +140,7 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) {
       const vfloat res =
-          finish_vec<1, 0, true>(acc[r][v], bias, o + r, 0, 1.0f, 1.0f, epi);
+          finish_vec<true>(acc[r][v], bias, o + r, false, 1.0f, 1.0f, epi);
       float *dst = y + (o + r) * S::P + out[v];
       if constexpr (S::OW >= kVecWidth) {
         res.store_unaligned(dst);
@@ -162,7 +162,7 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
                    planes[c * I::kPlane + kh * S::DH * I::Wp + kw * S::DW +
                           in[v]];
       y[(o + r) * S::P + out[v]] =
-          finish<1, 0, true>(acc, bias, o + r, 0, 1.0f, 1.0f, epi);
+          finish<true>(acc, bias, o + r, 1.0f, 1.0f, epi);
     }
 #endif
 }

@@ -167,23 +167,27 @@ ONNXCC_INLINE float a_at(const float *A, int64_t i, int64_t k) {
   return TA ? A[k * M + i] : A[i * K + k];
 }
 
-template <int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
-ONNXCC_INLINE float finish(float acc, const float *bias, int64_t i, int64_t j,
+/// epi(alpha * acc + beta * bias[at]): one output's last step, in every
+/// GEMM form. `at` is the output's bias offset, i * row stride + j *
+/// column stride; bias is read only with HasBias (it may be null).
+template <bool HasBias, typename Epi>
+ONNXCC_INLINE float finish(float acc, const float *bias, int64_t at,
                            float alpha, float beta, Epi epi) {
   float v = alpha * acc;
   if (HasBias)
-    v += beta * bias[i * BRS + j * BCS];
+    v += beta * bias[at];
   return epi(v);
 }
 
 #if ONNXCC_HAS_SIMD
-template <int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
-ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t i,
-                                int64_t j, float alpha, float beta, Epi epi) {
+/// finish() for a vector of outputs along a row: their bias is the vector
+/// at `at` (`lanes`, a bias varying along the row) or the one value there.
+template <bool HasBias, typename Epi>
+ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t at,
+                                bool lanes, float alpha, float beta, Epi epi) {
   vfloat v = vfloat(alpha) * acc;
   if (HasBias) {
-    vfloat b = BCS == 0 ? vfloat(bias[i * BRS])
-                        : vfloat::load_unaligned(bias + i * BRS + j);
+    vfloat b = lanes ? vfloat::load_unaligned(bias + at) : vfloat(bias[at]);
     v = xsimd::fma(vfloat(beta), b, v);
   }
   return epi(v);
@@ -225,15 +229,10 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
     for (int v = 0; v < NV; ++v) {
       float *c = C + (i + r) * N + j + v * kVecWidth;
       vfloat out = acc[r][v];
-      if (d.last) {
-        out = vfloat(alpha) * out;
-        if (HasBias) {
-          const float *b = bias + (i + r) * g.brs + (j + v * kVecWidth) * g.bcs;
-          out = xsimd::fma(vfloat(beta),
-                           g.bcs == 0 ? vfloat(*b) : vfloat::load_unaligned(b), out);
-        }
-        out = epi(out);
-      }
+      if (d.last)
+        out = finish_vec<HasBias>(
+            out, bias, (i + r) * g.brs + (j + v * kVecWidth) * g.bcs,
+            g.bcs != 0, alpha, beta, epi);
       if (skip == 0) {
         out.store_unaligned(c);
       } else {
@@ -273,13 +272,10 @@ ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
       float s = d.first ? 0.0f : C[(i + r) * N + j];
       for (int64_t k = d.k0; k < d.k1; ++k)
         s += a_at(g, TA, A, i + r, k) * B[k * N + j];
-      if (d.last) {
-        s *= alpha;
-        if (HasBias)
-          s += beta * bias[(i + r) * g.brs + j * g.bcs];
-        s = epi(s);
-      }
-      C[(i + r) * N + j] = s;
+      C[(i + r) * N + j] =
+          d.last ? finish<HasBias>(s, bias, (i + r) * g.brs + j * g.bcs, alpha,
+                                   beta, epi)
+                 : s;
     }
 }
 
@@ -398,13 +394,13 @@ inline void gemm_dots(const float *ONNXCC_RESTRICT A,
         float s[4];
         dot_rows4<K>(A + i * K, B + j * K, s);
         for (int c = 0; c < 4; ++c)
-          C[i * N + j + c] = finish<BRS, BCS, HasBias>(s[c], bias, i, j + c,
-                                                       alpha, beta, epi);
+          C[i * N + j + c] = finish<HasBias>(
+              s[c], bias, i * BRS + (j + c) * BCS, alpha, beta, epi);
       }
 #endif
     for (; j < je; ++j)
-      C[i * N + j] = finish<BRS, BCS, HasBias>(
-          dot_row<M, K, TA>(A, B + j * K, i), bias, i, j, alpha, beta, epi);
+      C[i * N + j] = finish<HasBias>(dot_row<M, K, TA>(A, B + j * K, i), bias,
+                                     i * BRS + j * BCS, alpha, beta, epi);
   }
 }
 

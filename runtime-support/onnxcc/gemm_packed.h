@@ -85,8 +85,8 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
     float *c = C + (i + r) * N + j;
     vfloat out[2];
     for (int v = 0; v < 2; ++v)
-      out[v] = d.last ? finish_vec<BRS, 0, HasBias>(acc[r][v], bias, i + r, 0,
-                                                   1.0f, 1.0f, epi)
+      out[v] = d.last ? finish_vec<HasBias>(acc[r][v], bias, (i + r) * BRS,
+                                            false, 1.0f, 1.0f, epi)
                       : acc[r][v];
     if (cols == kPanel) {
       out[0].store_unaligned(c);
@@ -106,7 +106,7 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
       for (int64_t k = d.k0; k < k1; ++k)
         s += A[(i + r) * K + k] * bp[k * kPanel + c];
       C[(i + r) * N + j + c] =
-          d.last ? finish<BRS, 0, HasBias>(s, bias, i + r, 0, 1.0f, 1.0f, epi) : s;
+          d.last ? finish<HasBias>(s, bias, (i + r) * BRS, 1.0f, 1.0f, epi) : s;
     }
 #endif
 }
