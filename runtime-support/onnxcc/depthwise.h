@@ -192,6 +192,17 @@ ONNXCC_INLINE void depthwise_fill(const float *ONNXCC_RESTRICT xc,
   for (int64_t p = 0; p < S::SH; ++p)
     for (int64_t r = 0; r < ob_n + B::halo; ++r) {
       const int64_t ih = (oh0 + r) * S::SH + p - S::PT;
+      if constexpr (S::SW == 2) {
+        // Both phases of an image row at once: column iw = 2m + e goes to
+        // phase (e + PL) % 2 at column m + (e + PL) / 2.
+        if (ih >= 0 && ih < S::H) {
+          float *row = planes + p * 2 * B::kPlane + r * B::Wq;
+          constexpr int64_t pe = S::PL % 2, po = (S::PL + 1) % 2;
+          deinterleave2(xc + ih * S::W, S::W, row + pe * B::kPlane + S::PL / 2,
+                        row + po * B::kPlane + (S::PL + 1) / 2);
+          continue;
+        }
+      }
       for (int64_t q = 0; q < S::SW; ++q) {
         // Image columns iw with (iw + PL) % SW == q, at phase column
         // (iw + PL) / SW.
@@ -204,17 +215,6 @@ ONNXCC_INLINE void depthwise_fill(const float *ONNXCC_RESTRICT xc,
           continue;
         }
         const float *src = xc + ih * S::W;
-        if constexpr (S::SW == 2) {
-          // Both phases of the row at once: image column iw = 2m + e goes
-          // to phase (e + PL) % 2 at column m + (e + PL) / 2.
-          if (q == 0) {
-            float *row = planes + p * 2 * B::kPlane + r * B::Wq;
-            constexpr int64_t pe = S::PL % 2, po = (S::PL + 1) % 2;
-            deinterleave2(src, S::W, row + pe * B::kPlane + S::PL / 2,
-                          row + po * B::kPlane + (S::PL + 1) / 2);
-          }
-          continue;
-        }
         for (int64_t iw = iw0, c = c0; iw < S::W; iw += S::SW, ++c)
           dst[c] = src[iw];
       }
