@@ -65,6 +65,23 @@ template <typename S> struct implicit_shape {
     return rows < 1 ? 1 : rows;
   }();
   static constexpr int64_t kBlockSpots = kBlockRows * kRowSpots;
+  /// Where col(X)'s row k = (c, kh, kw) starts in the planes. A tile walks
+  /// k as one flat loop through this table, as a GEMM walks its depth: the
+  /// nest over (c, kh, kw), unrolled over the window, left g++ and clang
+  /// too few registers for the 12 accumulators, and they spilled them.
+  static_assert(kScratch < (int64_t(1) << 31), "plane offsets fit 32 bits");
+  struct tap_table {
+    int32_t at[S::Kdim];
+  };
+  static constexpr tap_table kTaps = [] {
+    tap_table t{};
+    for (int64_t c = 0; c < S::C; ++c)
+      for (int64_t kh = 0; kh < S::KH; ++kh)
+        for (int64_t kw = 0; kw < S::KW; ++kw)
+          t.at[(c * S::KH + kh) * S::KW + kw] =
+              static_cast<int32_t>(c * kPlane + kh * S::DH * Wp + kw * S::DW);
+    return t;
+  }();
   /// Where spot s starts: its output row and column.
   static constexpr int64_t row(int64_t s) { return s / kRowSpots; }
   static constexpr int64_t col(int64_t s) {
@@ -109,7 +126,6 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
                                  const float *bias, float *ONNXCC_RESTRICT y,
                                  int64_t o, int64_t s, Epi epi) {
   using I = implicit_shape<S>;
-  constexpr int64_t Taps = S::KH * S::KW;
   int64_t in[NV], out[NV];
   for (int v = 0; v < NV; ++v) {
     in[v] = I::row(s + v) * I::Wp + I::col(s + v);
@@ -121,21 +137,16 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v)
       acc[r][v] = vfloat(0.0f);
-  for (int64_t c = 0; c < S::C; ++c) {
-    const float *pc = planes + c * I::kPlane;
-    const float *wc = wo + c * Taps;
-    for (int64_t kh = 0; kh < S::KH; ++kh)
-      for (int64_t kw = 0; kw < S::KW; ++kw) {
-        const int64_t shift = kh * S::DH * I::Wp + kw * S::DW;
-        vfloat b[NV];
-        for (int v = 0; v < NV; ++v)
-          b[v] = vfloat::load_unaligned(pc + shift + in[v]);
-        for (int r = 0; r < R; ++r) {
-          const vfloat a(wc[r * S::Kdim + kh * S::KW + kw]);
-          for (int v = 0; v < NV; ++v)
-            acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
-        }
-      }
+  for (int64_t k = 0; k < S::Kdim; ++k) {
+    const float *pk = planes + I::kTaps.at[k];
+    vfloat b[NV];
+    for (int v = 0; v < NV; ++v)
+      b[v] = vfloat::load_unaligned(pk + in[v]);
+    for (int r = 0; r < R; ++r) {
+      const vfloat a(wo[r * S::Kdim + k]);
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
+    }
   }
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) {
@@ -155,12 +166,8 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
   for (int r = 0; r < R; ++r)
     for (int v = 0; v < NV; ++v) {
       float acc = 0.0f;
-      for (int64_t c = 0; c < S::C; ++c)
-        for (int64_t kh = 0; kh < S::KH; ++kh)
-          for (int64_t kw = 0; kw < S::KW; ++kw)
-            acc += wo[r * S::Kdim + c * Taps + kh * S::KW + kw] *
-                   planes[c * I::kPlane + kh * S::DH * I::Wp + kw * S::DW +
-                          in[v]];
+      for (int64_t k = 0; k < S::Kdim; ++k)
+        acc += wo[r * S::Kdim + k] * planes[I::kTaps.at[k] + in[v]];
       y[(o + r) * S::P + out[v]] =
           finish<true>(acc, bias, o + r, 1.0f, 1.0f, epi);
     }
