@@ -30,6 +30,14 @@ int64_t gemmMacs(kernel::GemmOp op) {
 
 int64_t convMacs(kernel::Conv2dOp op) { return op.getMacs(); }
 
+/// Taps a pool reads: outputs times its window.
+int64_t poolTaps(kernel::PoolOp op) {
+  int64_t window = 1;
+  for (int64_t k : op.getKernelShape())
+    window *= k;
+  return elements(op.getOutput()) * window;
+}
+
 struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
   using ChooseThreadsBase::ChooseThreadsBase;
 
@@ -55,6 +63,9 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
         if (worth(op, convMacs(conv),
                   depthwise ? minDepthwiseMacs : minConvMacs))
           conv.setThreads(threads);
+      } else if (auto pool = dyn_cast<kernel::PoolOp>(op)) {
+        if (!pool.getIndices() && worth(op, poolTaps(pool), minPoolTaps))
+          pool.setThreads(threads);
       }
     });
   }

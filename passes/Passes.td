@@ -125,8 +125,10 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
   let description = [{
     Sets `threads` on each f32 `kernel.gemm` of at least `min-macs`
     multiply-adds, each `depthwise` `kernel.conv2d` of at least
-    `min-depthwise-macs` and each other one of at least `min-conv-macs` to
-    the `threads` of --threads N; smaller ones stay on the calling thread.
+    `min-depthwise-macs`, each other one of at least `min-conv-macs` and
+    each f32 `kernel.pool` (without indices) reading at least
+    `min-pool-taps` window taps to the `threads` of --threads N; smaller
+    ones stay on the calling thread.
     Splitting costs little in the pool (0.2 us a part) but each thread then
     reads what the other wrote: a convolution's activations cross between
     cores' caches, which costs lenet's 86K- and 154K-MAC layers more than
@@ -135,7 +137,10 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     gains from two cores' bandwidth. A depthwise layer does 9 or 25
     multiply-adds per output where a dense one does hundreds, so it pays at
     far fewer: mobilenet_v2's 7x7 and 14x14 ones (0.4M-1M) run 1.7x faster
-    split. Runs after onnxcc-choose-conv-algorithm
+    split. A pool does one comparison or addition a tap, so it pays as a
+    depthwise layer does: squeezenet1_1's max pools (0.4M-1.7M taps) ran
+    on one thread while ONNX Runtime split them. Runs after
+    onnxcc-choose-conv-algorithm
     and before planning: a grouped im2col convolution's scratch grows to
     one copy per thread.
   }];
@@ -149,6 +154,8 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     Option<"minDepthwiseMacs", "min-depthwise-macs", "int64_t",
            /*default=*/"65536",
            "smallest depthwise convolution (multiply-adds) worth splitting">,
+    Option<"minPoolTaps", "min-pool-taps", "int64_t", /*default=*/"65536",
+           "smallest pool (output elements x window taps) worth splitting">,
   ];
 }
 

@@ -155,6 +155,8 @@ static LogicalResult printPool(PrintContext &c, raw_indented_ostream &os,
   int64_t nc = x[0] * x[1];
   StringRef kind = op.getKind();
   std::string args = c.ptr(op.getInput()) + ", " + c.ptr(op.getOutput());
+  if (op.getThreads() > 1)
+    args = "pool, " + args;
   if (kind == "max" && op.getIndices()) {
     auto s = indexStrides(x.drop_front(2), op.getStorageOrder() == 1);
     os << "onnxcc::rt::max_pool_indices<" << nc << ", " << window << ", " << s[0]

@@ -25,11 +25,8 @@ namespace onnxcc {
 /// (onnxcc-choose-threads gives each the same --threads or 1).
 static int64_t poolThreads(func::FuncOp func) {
   int64_t threads = 1;
-  func.walk([&](Operation *op) {
-    if (auto gemm = dyn_cast<k::GemmOp>(op))
-      threads = std::max<int64_t>(threads, gemm.getThreads());
-    else if (auto conv = dyn_cast<k::Conv2dOp>(op))
-      threads = std::max<int64_t>(threads, conv.getThreads());
+  func.walk([&](k::ThreadedOpInterface op) {
+    threads = std::max(threads, op.getThreadCount());
   });
   return threads;
 }

@@ -152,6 +152,8 @@ LogicalResult PoolOp::verify() {
         i.getShape() != y.getShape())
       return emitOpError() << "indices must be an i64 result of a max pool, "
                               "shaped like the output";
+    if (getThreads() > 1)
+      return emitOpError() << "a pool with indices runs on one thread";
   }
   if (getP() < 1 || getStorageOrder() < 0 || getStorageOrder() > 1)
     return emitOpError() << "p must be >= 1 and storage_order 0 or 1";

@@ -78,7 +78,7 @@ def Kernel_ConvTransposeOp : Kernel_Op<"conv_transpose", [Pure]> {
   let hasVerifier = 1;
 }
 
-def Kernel_PoolOp : Kernel_Op<"pool", [Pure]> {
+def Kernel_PoolOp : Kernel_Op<"pool", [Pure, Kernel_ThreadedOpInterface]> {
   let summary = "max, average or Lp pooling over 1 to 3 axes";
   let description = [{
     `kind` is "max", "avg" or "lp". Windows are clamped to the input (a
@@ -87,6 +87,9 @@ def Kernel_PoolOp : Kernel_Op<"pool", [Pure]> {
     input; "lp" computes (sum |x|^p)^(1/p). A "max" pool may also return
     `indices`: each maximum's flat index in the input, its spatial part
     row-major, or column-major with storage_order = 1.
+
+    `threads` (onnxcc-choose-threads) splits the channels; a pool with
+    `indices` runs on the calling thread alone.
 
     ```mlir
     %y = kernel.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x4x8x8xf32>) -> tensor<1x4x4x4xf32>
@@ -97,7 +100,8 @@ def Kernel_PoolOp : Kernel_Op<"pool", [Pure]> {
                    DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$dilations,
                    DefaultValuedAttr<BoolAttr, "false">:$count_include_pad,
                    DefaultValuedAttr<I64Attr, "2">:$p,
-                   DefaultValuedAttr<I64Attr, "0">:$storage_order);
+                   DefaultValuedAttr<I64Attr, "0">:$storage_order,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output, Optional<StaticTensor>:$indices);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;

@@ -1,6 +1,7 @@
 //===- KernelInterfaces.td - interfaces of kernel ops ------*- tablegen -*-===//
 //
-// What the memory planner asks of a kernel op without knowing the op.
+// What the planner, the thread chooser and the emitter ask of a kernel op
+// without knowing the op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +25,26 @@ def Kernel_ScratchOpInterface : OpInterface<"ScratchOpInterface"> {
         int64_t is reported as INT64_MAX, which the planner refuses.
       }], "int64_t", "getScratchBytes">,
   ];
+}
+
+def Kernel_ThreadedOpInterface : OpInterface<"ThreadedOpInterface"> {
+  let cppNamespace = "::onnxcc::kernel";
+  let description = [{
+    A kernel that can split its work across the thread pool. Its `threads`
+    attribute, set by onnxcc-choose-threads, is how many threads take part
+    (1: the calling thread alone; more only for f32, the one type the
+    threaded kernels take). The printer passes the pool to a kernel with
+    more than one, and predict() starts the most any kernel was given.
+  }];
+  let methods = [
+    InterfaceMethod<"Threads that split the kernel's work.", "int64_t",
+      "getThreadCount", (ins), [{}],
+      [{ return static_cast<int64_t>($_op.getThreads()); }]>,
+    InterfaceMethod<"Sets the threads that split the kernel's work.", "void",
+      "setThreadCount", (ins "int64_t":$threads), [{}],
+      [{ $_op.setThreads(threads); }]>,
+  ];
+  let verify = [{ return ::onnxcc::kernel::verifyThreadCount($_op); }];
 }
 
 #endif // ONNXCC_KERNEL_INTERFACES

@@ -61,9 +61,8 @@ Type onnxcc::kernel::computeType(Type element) {
   return element;
 }
 
-/// `threads` of a kernel that splits its work: 1 to kMaxThreads; more
-/// than one only for f32, the one type the threaded kernels take.
-static LogicalResult verifyThreads(Operation *op, int64_t threads) {
+LogicalResult onnxcc::kernel::verifyThreadCount(Operation *op) {
+  const int64_t threads = cast<ThreadedOpInterface>(op).getThreadCount();
   if (threads < 1 || threads > KernelDialect::kMaxThreads)
     return op->emitOpError() << "threads must be in [1, "
                              << KernelDialect::kMaxThreads << "], got "
@@ -113,8 +112,6 @@ LogicalResult GemmOp::verify() {
   auto y = cast<ShapedType>(getType()).getShape();
   if (a.size() != 2 || b.size() != 2 || y.size() != 2)
     return emitOpError() << "expects 2-D operands and result";
-  if (failed(verifyThreads(*this, getThreads())))
-    return failure();
   int64_t m = getTransA() ? a[1] : a[0], k = getTransA() ? a[0] : a[1];
   int64_t kb = getTransB() ? b[1] : b[0], n = getTransB() ? b[0] : b[1];
   if (k != kb || y[0] != m || y[1] != n)
@@ -156,8 +153,6 @@ LogicalResult Conv2dOp::verify() {
   if (!canUse(getAlgorithm()))
     return emitOpError() << "cannot use algorithm '" << getAlgorithm()
                          << "' for this convolution";
-  if (failed(verifyThreads(*this, getThreads())))
-    return failure();
   return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
                           /*allowEmpty=*/true);
 }

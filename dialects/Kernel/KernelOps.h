@@ -14,6 +14,13 @@
 #include <array>
 
 #include "dialects/Kernel/KernelDialect.h.inc"
+
+namespace onnxcc::kernel {
+/// ThreadedOpInterface's verifier: threads in [1, kMaxThreads], more than
+/// one only for an f32 result.
+mlir::LogicalResult verifyThreadCount(mlir::Operation *op);
+} // namespace onnxcc::kernel
+
 #include "dialects/Kernel/KernelInterfaces.h.inc"
 
 #define GET_OP_CLASSES

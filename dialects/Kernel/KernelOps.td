@@ -45,7 +45,8 @@ def Kernel_YieldOp : Kernel_Op<"yield", [Pure, Terminator, ReturnLike]> {
   let assemblyFormat = "$value attr-dict `:` type($value)";
 }
 
-def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
+def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove,
+    Kernel_ThreadedOpInterface]> {
   let summary = "Y = epilogue(alpha * A' * B' + beta * C)";
   let description = [{
     Row-major GEMM. `c` broadcasts from [N], [1, N], [M, 1] or [M, N]. The
@@ -81,7 +82,8 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove]> {
 }
 
 def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
-    DeclareOpInterfaceMethods<Kernel_ScratchOpInterface>]> {
+    DeclareOpInterfaceMethods<Kernel_ScratchOpInterface>,
+    Kernel_ThreadedOpInterface]> {
   let summary = "grouped, dilated 2-D convolution (NCHW) with epilogue";
   let description = [{
     ```mlir

@@ -11,12 +11,16 @@
 // the loop shape g++ 12 miscompiled in im2col (conv.h); the interior, where
 // no clamping is needed, gets constant trip counts and vectorizes.
 //
+// Each kernel covers channels [c_lo, c_hi); the forms taking a thread
+// pool split the channels across it.
+//
 // Also: the global pools, and max_unpool (a scatter to given indices).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_POOL_H
 #define ONNXCC_RUNTIME_POOL_H
 
+#include "onnxcc/parallel.h"
 #include "onnxcc/reduce.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
@@ -93,7 +97,8 @@ ONNXCC_INLINE void for_vectors(Vec vec, Scalar scalar) {
 /// ONNX Runtime's.)
 template <int64_t NC, typename AH, typename AW>
 inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
-                          float *ONNXCC_RESTRICT y) {
+                          float *ONNXCC_RESTRICT y, int64_t c_lo,
+                          int64_t c_hi) {
   constexpr int64_t W = AW::In;
   // Windows starting at q in [0, Q) have every tap inside the row.
   constexpr int64_t span = (AW::K - 1) * AW::D;
@@ -103,7 +108,7 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
   auto vmax = [](vfloat m, vfloat v) ONNXCC_INLINE_LAMBDA {
     return xsimd::select((v > m) || xsimd::isnan(v), v, m);
   };
-  for (int64_t c = 0; c < NC; ++c) {
+  for (int64_t c = c_lo; c < c_hi; ++c) {
     const float *xc = x + c * AH::In * W;
     float *yc = y + c * AH::Out * AW::Out;
     for_each_window<AH::In, AH::Out, AH::K, AH::S, AH::P, AH::D>(
@@ -156,18 +161,19 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
 #endif
 
 template <int64_t NC, typename AD, typename AH, typename AW, typename T>
-inline void max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+inline void max_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y,
+                     int64_t c_lo = 0, int64_t c_hi = NC) {
 #if ONNXCC_HAS_SIMD
   if constexpr (std::is_same<T, float>::value && AD::In == 1 && AD::Out == 1 &&
                 AD::K == 1 && AW::In * 4 <= 16384) {
-    max_pool_rows<NC, AH, AW>(x, y);
+    max_pool_rows<NC, AH, AW>(x, y, c_lo, c_hi);
     return;
   }
 #endif
   using C = compute_t<T>;
   constexpr int64_t XS = AD::In * AH::In * AW::In;
   constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
-  for (int64_t c = 0; c < NC; ++c) {
+  for (int64_t c = c_lo; c < c_hi; ++c) {
     const T *xc = x + c * XS;
     T *yc = y + c * YS;
     for_each_window3<AD, AH, AW>(
@@ -231,11 +237,12 @@ template <typename A> ONNXCC_INLINE int64_t padded_taps(int64_t o) {
 
 template <int64_t NC, typename AD, typename AH, typename AW,
           bool CountIncludePad, typename T>
-inline void avg_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+inline void avg_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y,
+                     int64_t c_lo = 0, int64_t c_hi = NC) {
   using C = compute_t<T>;
   constexpr int64_t XS = AD::In * AH::In * AW::In;
   constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
-  for (int64_t c = 0; c < NC; ++c) {
+  for (int64_t c = c_lo; c < c_hi; ++c) {
     const T *xc = x + c * XS;
     T *yc = y + c * YS;
     for_each_window3<AD, AH, AW>(
@@ -279,11 +286,12 @@ template <int64_t P, typename C> ONNXCC_INLINE C lp_root(C s) {
 /// nothing.
 template <int64_t NC, typename AD, typename AH, typename AW, int64_t P,
           typename T>
-inline void lp_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+inline void lp_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y,
+                    int64_t c_lo = 0, int64_t c_hi = NC) {
   using C = compute_t<T>;
   constexpr int64_t XS = AD::In * AH::In * AW::In;
   constexpr int64_t YS = AD::Out * AH::Out * AW::Out;
-  for (int64_t c = 0; c < NC; ++c) {
+  for (int64_t c = c_lo; c < c_hi; ++c) {
     const T *xc = x + c * XS;
     T *yc = y + c * YS;
     for_each_window3<AD, AH, AW>(
@@ -298,6 +306,33 @@ inline void lp_pool(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
           yc[(od * AH::Out + oh) * AW::Out + ow] = store_as<T>(lp_root<P>(s));
         });
   }
+}
+
+// The threaded pools (the op's `threads` > 1) give each thread whole
+// channels, so every output is computed as by the one-thread kernel.
+template <int64_t NC, typename AD, typename AH, typename AW, typename Par,
+          typename T>
+inline void max_pool(Par &par, const T *x, T *y) {
+  par.run([&](int t, int n) {
+    const part p = split(NC, t, n);
+    max_pool<NC, AD, AH, AW>(x, y, p.lo, p.hi);
+  });
+}
+template <int64_t NC, typename AD, typename AH, typename AW,
+          bool CountIncludePad, typename Par, typename T>
+inline void avg_pool(Par &par, const T *x, T *y) {
+  par.run([&](int t, int n) {
+    const part p = split(NC, t, n);
+    avg_pool<NC, AD, AH, AW, CountIncludePad>(x, y, p.lo, p.hi);
+  });
+}
+template <int64_t NC, typename AD, typename AH, typename AW, int64_t P,
+          typename Par, typename T>
+inline void lp_pool(Par &par, const T *x, T *y) {
+  par.run([&](int t, int n) {
+    const part p = split(NC, t, n);
+    lp_pool<NC, AD, AH, AW, P>(x, y, p.lo, p.hi);
+  });
 }
 
 /// Mean over the trailing `Spatial` elements of each of NC channels.

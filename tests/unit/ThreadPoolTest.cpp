@@ -1,9 +1,10 @@
 //===- ThreadPoolTest.cpp - threaded kernels equal the serial ones --------===//
 //
-// The threaded gemm() and conv2d() cut their work by (t, T) (parallel.h).
-// Every part of every T from 1 to 5 is run here, in turn and on real pools,
-// and must give the serial result bit for bit: the cuts fall on whole
-// vector pairs and row panels, so no output is computed another way. The
+// The threaded gemm(), conv2d() and pools cut their work by (t, T)
+// (parallel.h). Every part of every T from 1 to 5 is run here, in turn
+// and on real pools, and must give the serial result bit for bit: the
+// cuts fall on whole vector pairs, row panels and channels, so no output
+// is computed another way. The
 // shapes put the cuts at vector-width and panel edges and give threads no
 // work at all. A pool busy with one caller runs another's parts on that
 // caller (checked with two callers at once).
@@ -190,6 +191,43 @@ TEST(ThreadedConv, DepthwiseSplitsChannels) {
   depthwise2d<S>(thread_pool<2>::instance(), x.data(), w.data(), bias.data(),
                  y.data(), identity{});
   expectSameBits(y, ref, "depthwise2d on a pool");
+}
+
+/// Each pool kind over NC channels of 9x11, in turn over three threads and
+/// on a pool of two, against the one-thread kernel.
+template <int64_t NC> void checkPools() {
+  using H = axis<9, 5, 3, 2, 1, 1, 1>;
+  using W = axis<11, 11, 3, 1, 1, 1, 1>;
+  auto x = randomVector(NC * 9 * 11, 11);
+  const size_t n = NC * 5 * 11;
+  auto check = [&](auto serial, auto threaded, const char *what) {
+    std::vector<float> ref(n), y(n, NAN);
+    serial(ref.data());
+    in_turn<3> t3;
+    threaded(t3, y.data());
+    expectSameBits(y, ref, what);
+    std::fill(y.begin(), y.end(), NAN);
+    threaded(thread_pool<2>::instance(), y.data());
+    expectSameBits(y, ref, what);
+  };
+  check([&](float *y) { max_pool<NC, unit_axis, H, W>(x.data(), y); },
+        [&](auto &par, float *y) { max_pool<NC, unit_axis, H, W>(par, x.data(), y); },
+        "max_pool");
+  check([&](float *y) { avg_pool<NC, unit_axis, H, W, true>(x.data(), y); },
+        [&](auto &par, float *y) {
+          avg_pool<NC, unit_axis, H, W, true>(par, x.data(), y);
+        },
+        "avg_pool");
+  check([&](float *y) { lp_pool<NC, unit_axis, H, W, 2>(x.data(), y); },
+        [&](auto &par, float *y) { lp_pool<NC, unit_axis, H, W, 2>(par, x.data(), y); },
+        "lp_pool");
+}
+
+// The pools split whole channels: 5 over three threads, and 2, fewer than
+// the threads, so that one gets none.
+TEST(ThreadedPool, SplitsChannels) {
+  checkPools<5>();
+  checkPools<2>();
 }
 
 // Two callers share one pool: whichever finds it busy runs alone, and both

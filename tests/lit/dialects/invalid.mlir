@@ -64,3 +64,19 @@ func.func @gemm_threads_integer(%a: tensor<2x3xi32>, %b: tensor<3x5xi32>) -> ten
   %0 = kernel.gemm %a, %b {threads = 2 : i64} : (tensor<2x3xi32>, tensor<3x5xi32>) -> tensor<2x5xi32>
   return %0 : tensor<2x5xi32>
 }
+
+// -----
+
+func.func @pool_threads_integer(%x: tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8> {
+  // expected-error @+1 {{splits only f32 work across threads}}
+  %0 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, threads = 2 : i64} : (tensor<1x2x4x4xi8>) -> tensor<1x2x2x2xi8>
+  return %0 : tensor<1x2x2x2xi8>
+}
+
+// -----
+
+func.func @pool_threads_indices(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) {
+  // expected-error @+1 {{a pool with indices runs on one thread}}
+  %0, %1 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, threads = 2 : i64} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+  return %0, %1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>
+}

@@ -76,3 +76,21 @@ func.func @main(%x: tensor<1x32x28x28xf32>, %w: tensor<32x1x3x3xf32>, %b: tensor
   %1 = kernel.conv2d %x2, %w2, %b2 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x14x14xf32>, tensor<4x32x3x3xf32>, tensor<4xf32>) -> tensor<1x4x14x14xf32>
   return %0, %1 : tensor<1x32x28x28xf32>, tensor<1x4x14x14xf32>
 }
+
+// -----
+
+// A max pool reading 64 x 27 x 27 x 9 = 419904 taps splits by channel
+// under the default thresholds; one of 6 x 14 x 14 x 4 = 4704 taps, and
+// one that also returns indices, stay on the calling thread.
+// (No label here: the depthwise split's checks above span several splits.)
+// DEF: kernel.pool %arg0 {{.*}}threads = 2 : i64
+// DEF: kernel.pool %arg1
+// DEF-NOT: threads
+// DEF: return
+func.func @main(%x: tensor<1x64x55x55xf32>, %x2: tensor<1x6x28x28xf32>)
+    -> (tensor<1x64x27x27xf32>, tensor<1x6x14x14xf32>, tensor<1x64x27x27xf32>, tensor<1x64x27x27xi64>) {
+  %0 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x64x55x55xf32>) -> tensor<1x64x27x27xf32>
+  %1 = kernel.pool %x2 {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x6x28x28xf32>) -> tensor<1x6x14x14xf32>
+  %2, %3 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x64x55x55xf32>) -> (tensor<1x64x27x27xf32>, tensor<1x64x27x27xi64>)
+  return %0, %1, %2, %3 : tensor<1x64x27x27xf32>, tensor<1x6x14x14xf32>, tensor<1x64x27x27xf32>, tensor<1x64x27x27xi64>
+}

@@ -1,8 +1,9 @@
 """Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
-kernels: a depthwise 3x3 (split by channel), a grouped 3x3 of 12 channels
-per group (im2col: one scratch copy per thread), a 1x1 (the product
-alone), a 3x3 stride-1 one of 32 channels (Winograd: transforms by
-channel, whole GEMMs per thread), a 3x3 stride-2 convolution (im2col cut by channel, then the
+kernels: a depthwise 3x3 (split by channel), a 3x3 max pool (split by
+channel), a grouped 3x3 of 12 channels per group (im2col: one scratch
+copy per thread), a 1x1 (the product alone), a 3x3 stride-1 one of 32
+channels (Winograd: transforms by channel, whole GEMMs per thread), a 3x3
+average pool, a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
 import os
 import sys
@@ -22,7 +23,8 @@ def weight(name, *shape):
 
 
 # Every layer is above onnxcc-choose-threads' thresholds (1M multiply-adds
-# for a convolution, 64K for a product), so every one is split.
+# for a convolution, 64K for a product or pool taps), so every one is
+# split. 48 and 32 channels split unevenly over 3 threads (--threads 3).
 inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
          weight("gw", 48, 12, 3, 3), weight("gwb", 48),
          weight("pw", 32, 48, 1, 1), weight("pwb", 32),
@@ -32,12 +34,14 @@ inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
 nodes = [
     helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=48, pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["a"], ["a1"]),
-    helper.make_node("Conv", ["a1", "gw", "gwb"], ["g"], group=4, strides=[2, 2],
+    helper.make_node("MaxPool", ["a1"], ["m"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["m", "gw", "gwb"], ["g"], group=4, strides=[2, 2],
                      pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
     helper.make_node("Conv", ["b", "ww", "wwb"], ["w"], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["w"], ["w1"]),
-    helper.make_node("Conv", ["w1", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
+    helper.make_node("AveragePool", ["w1"], ["v"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["v", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
     helper.make_node("Flatten", ["c1"], ["f"]),
     helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1),
