@@ -13,11 +13,12 @@
 // takes the shape as run-time values (gemm_shape) in one out-of-line copy
 // per epilogue: generated code calls it with constants, and its compile
 // time no longer grows with the number of distinct layer shapes.
-// B' = B^T (N x K, PyTorch's Linear): one dot product per output.
+// B' = B^T (N x K, PyTorch's Linear): one dot product per output, and so
+// is a matrix times a column vector (B = x, K x 1: gemv_rows()).
 //
 // gemm(par, ...) splits C across par's threads (parallel.h): whole column
 // pairs of vectors when C has more of them than row panels, else whole row
-// panels. Each output is computed as in gemm(...) alone, so the result does
+// panels (rows, for a column vector). Each output is computed as in gemm(...) alone, so the result does
 // not depend on the thread count.
 //
 //===----------------------------------------------------------------------===//
@@ -404,12 +405,46 @@ inline void gemm_dots(const float *ONNXCC_RESTRICT A,
   }
 }
 
+/// Rows [ib, ie) of C = A * x for a column vector x (N = 1, neither
+/// operand transposed). x's one column is contiguous, as a row of B' is,
+/// so each output is dot_row()'s product, four rows of A at a time
+/// against the one x (dot_rows4() with the operands' roles swapped). The
+/// blocked kernel's tiles are a vector of columns wide, and ran this
+/// shape (a squeeze-excitation block's 1x1 convolution over a 1x1 map)
+/// one scalar multiply-add after another.
+template <int64_t M, int64_t K, int64_t BRS, bool HasBias, typename Epi>
+inline void gemv_rows(const float *ONNXCC_RESTRICT A,
+                      const float *ONNXCC_RESTRICT x, const float *bias,
+                      float alpha, float beta, float *ONNXCC_RESTRICT C,
+                      int64_t ib, int64_t ie, Epi epi) {
+  int64_t i = ib;
+#if ONNXCC_HAS_SIMD
+  if constexpr (K >= 2 * kVecWidth)
+    for (; i + 4 <= ie; i += 4) {
+      float s[4];
+      dot_rows4<K>(x, A + i * K, s);
+      for (int c = 0; c < 4; ++c)
+        C[i + c] =
+            finish<HasBias>(s[c], bias, (i + c) * BRS, alpha, beta, epi);
+    }
+#endif
+  for (; i < ie; ++i)
+    C[i] = finish<HasBias>(dot_row<1, K, false>(x, A + i * K, 0), bias,
+                           i * BRS, alpha, beta, epi);
+}
+
+/// Whether gemm() of this form is gemv_rows().
+template <int64_t N, bool TA, bool TB>
+constexpr bool kIsGemv = N == 1 && !TA && !TB;
+
 template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
 inline void gemm(const float *ONNXCC_RESTRICT A, const float *ONNXCC_RESTRICT B,
                  const float *bias, float alpha, float beta,
                  float *ONNXCC_RESTRICT C, Epi epi) {
-  if constexpr (TB)
+  if constexpr (kIsGemv<N, TA, TB>)
+    gemv_rows<M, K, BRS, HasBias>(A, B, bias, alpha, beta, C, 0, M, epi);
+  else if constexpr (TB)
     gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, 0, N,
                                               epi);
   else
@@ -424,7 +459,11 @@ inline void gemm_part(const float *ONNXCC_RESTRICT A,
                       const float *ONNXCC_RESTRICT B, const float *bias,
                       float alpha, float beta, float *ONNXCC_RESTRICT C,
                       int t, int T, Epi epi) {
-  if constexpr (TB) {
+  if constexpr (kIsGemv<N, TA, TB>) {
+    const part p = split(M, t, T);
+    gemv_rows<M, K, BRS, HasBias>(A, B, bias, alpha, beta, C, p.lo, p.hi, epi);
+    return;
+  } else if constexpr (TB) {
     const part p = split(N, t, T);
     gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, p.lo,
                                               p.hi, epi);

@@ -86,6 +86,36 @@ TEST(Gemm, DepthBlockEdges) {
   checkGemm<2, 5, 0, false>();      // no depth: bias and epilogue alone
 }
 
+/// A matrix times a column vector (gemv_rows) with a bias per row, as a
+/// 1x1 convolution over a 1x1 map has: against a double-precision sum.
+template <int64_t M, int64_t K> void checkGemv() {
+  auto a = randomVector(M * K, 4), x = randomVector(K, 5), bias = randomVector(M, 6);
+  std::vector<float> c(M, NAN), ref(M);
+  gemm<M, 1, K, false, false, 1, 0, true>(a.data(), x.data(), bias.data(), 0.5f,
+                                          2.0f, c.data(), identity{});
+  for (int64_t i = 0; i < M; ++i) {
+    double s = 0;
+    for (int64_t k = 0; k < K; ++k)
+      s += double(a[i * K + k]) * x[k];
+    ref[i] = float(0.5 * s + 2.0 * bias[i]);
+  }
+  expectClose(c, ref, "gemv");
+}
+
+// Rows in fours and a tail of one to three; depths below a vector pair
+// (one dot at a time), at it, one past it, with a lone vector and a
+// scalar tail, and an SE block's 576.
+TEST(Gemm, ColumnVectorEdges) {
+  checkGemv<1, kBelowVec>();
+  checkGemv<3, 2 * kVecWidth - 1>();
+  checkGemv<4, 2 * kVecWidth>();
+  checkGemv<5, 2 * kVecWidth + 1>();
+  checkGemv<7, 3 * kVecWidth + 5>();
+  checkGemv<kTileRows + 3, 64>();
+  checkGemv<144, 576>();
+  checkGemm<6, 1, 2 * kVecWidth + 3, false>(); // the bias broadcast along rows
+}
+
 /// gemm_packed() against the naive product, B packed by packed_at().
 template <int64_t M, int64_t N, int64_t K> void checkGemmPacked() {
   auto a = randomVector(M * K, 1), b = randomVector(K * N, 2), bias = randomVector(M, 3);

@@ -89,6 +89,14 @@ template <int64_t M, int64_t N, int64_t K, bool TB = false> void checkGemm() {
   g.check(thread_pool<3>::instance());
 }
 
+// A column vector (N = 1) splits by rows, cut anywhere: grouping rows in
+// fours does not change a row's sum.
+TEST(ThreadedGemm, ColumnVectorCutsRows) {
+  checkGemm<13, 1, 37>();
+  checkGemm<4, 1, 2 * kVecWidth>();
+  checkGemm<2, 1, 5>(); // fewer rows than threads
+}
+
 TEST(ThreadedGemm, ColumnCutsAtVectorPairs) {
   checkGemm<3, 2 * kVecWidth, 5>();          // one pair: one thread works
   checkGemm<5, 5 * 2 * kVecWidth + 3, 7>();  // the tail stays with the last
