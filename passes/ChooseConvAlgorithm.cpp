@@ -41,6 +41,18 @@ std::vector<double> winogradWeights(ArrayRef<double> g, int64_t o, int64_t c) {
   return u;
 }
 
+/// Most input channels of a strided convolution run as an implicit GEMM:
+/// an image model's stem (RGB, RGBA, grey). See Passes.td.
+constexpr int64_t kMaxStridedImplicitChannels = 4;
+
+bool isStride1(kernel::Conv2dOp op) {
+  return llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; });
+}
+
+int64_t inputChannels(kernel::Conv2dOp op) {
+  return cast<ShapedType>(op.getInput().getType()).getShape()[1];
+}
+
 struct ChooseConvAlgorithm
     : onnxcc::impl::ChooseConvAlgorithmBase<ChooseConvAlgorithm> {
   using ChooseConvAlgorithmBase::ChooseConvAlgorithmBase;
@@ -81,7 +93,11 @@ struct ChooseConvAlgorithm
         }
       if (tryWinograd(op))
         return;
-      op.setAlgorithm(op.canUse("implicit_gemm") ? "implicit_gemm" : "im2col");
+      op.setAlgorithm(op.canUse("implicit_gemm") &&
+                              (isStride1(op) || inputChannels(op) <=
+                                                    kMaxStridedImplicitChannels)
+                          ? "implicit_gemm"
+                          : "im2col");
     });
   }
 };

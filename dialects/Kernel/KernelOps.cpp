@@ -179,7 +179,6 @@ bool Conv2dOp::canUse(StringRef algorithm) {
     return true;
   if (algorithm == "implicit_gemm")
     return getGroup() == 1 &&
-           llvm::all_of(getStrides(), [](int64_t s) { return s == 1; }) &&
            llvm::all_of(getPads(), [](int64_t p) { return p >= 0; }) &&
            elementOf(getOutput()).isF32();
   if (algorithm == "winograd")
@@ -214,11 +213,12 @@ int64_t Conv2dOp::getScratchElements() {
   }
   if (getAlgorithm() == "implicit_gemm") {
     // implicit_shape::kScratch (conv_implicit.h): one zero-padded plane
-    // per input channel, (OH + (KH-1)*DH) x (OW + (KW-1)*DW), and 32
-    // floats of slack.
-    auto d = getDilations();
-    return x[1] * (y[2] + (w[2] - 1) * d[0]) * (y[3] + (w[3] - 1) * d[1]) +
-           32;
+    // per input channel of the Hp x Wp rows and columns the windows reach,
+    // each row as SW phase rows of ceil(Wp / SW), and 32 floats of slack.
+    auto d = getDilations(), s = getStrides();
+    int64_t hp = (y[2] - 1) * s[0] + (w[2] - 1) * d[0] + 1;
+    int64_t wp = (y[3] - 1) * s[1] + (w[3] - 1) * d[1] + 1;
+    return x[1] * hp * s[1] * ((wp + s[1] - 1) / s[1]) + 32;
   }
   if (getAlgorithm() != "im2col")
     return 0;

@@ -95,9 +95,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     then GEMM; any convolution), `pointwise` (a 1x1, stride-1, unpadded
     convolution multiplies its input directly; no scratch), `depthwise`
     (one input and one output channel per group: each output sums its
-    taps in registers; no scratch), `implicit_gemm` (stride 1, one group:
-    the GEMM reads its columns straight from zero-padded copies of the
-    input channels, the scratch) or `winograd` (3x3, stride 1, one
+    taps in registers; no scratch), `implicit_gemm` (one group: the GEMM
+    reads its columns straight from zero-padded copies of the input
+    channels, each row split into its stride's column phases, the
+    scratch) or `winograd` (3x3, stride 1, one
     group: Winograd F(2,3), 16 GEMMs in the transformed domain; the weight
     is then U = G g G^T as [16, O, C], which the pass choosing it writes,
     and the scratch holds the transformed input and the products).

@@ -6,7 +6,7 @@
 // in the arena), written in the packed panels of gemm_packed.h;
 // `pointwise`, a 1x1, stride-1, unpadded convolution multiplying the input
 // directly; `winograd`, a 3x3 stride-1 one as Winograd F(2,3) (winograd.h)
-// on weights the compiler transformed; `implicit_gemm`, a stride-1 one
+// on weights the compiler transformed; `implicit_gemm`, an ungrouped one
 // whose GEMM reads its columns from padded input planes (conv_implicit.h).
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped

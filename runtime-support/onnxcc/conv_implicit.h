@@ -1,12 +1,17 @@
-//===- conv_implicit.h - stride-1 convolution as an implicit GEMM -*- C++ -*-===//
+//===- conv_implicit.h - convolution as an implicit GEMM --------*- C++ -*-===//
 //
-// conv2d_implicit(): a stride-1, ungrouped f32 convolution as the product
+// conv2d_implicit(): an ungrouped f32 convolution as the product
 // Y = W * col(X) without writing col(X). The image is copied once into
-// zero-padded planes (the scratch), Hp x Wp each; col(X)'s row
-// k = (c, kh, kw) at output (oh, ow) is then
+// zero-padded planes (the scratch), Hp x Wp each; at stride 1, col(X)'s
+// row k = (c, kh, kw) at output (oh, ow) is then
 //   plane_c[(oh + kh*DH) * Wp + ow + kw*DW],
 // so a run of columns along an output row is a contiguous run of a plane,
-// and a register tile loads its B vectors straight from the planes.
+// and a register tile loads its B vectors straight from the planes. At a
+// column stride SW, each plane row is stored as SW phase rows (columns
+// p, p + SW, ... in phase p), and tap (kh, kw) of output (oh, ow) is
+// column ow + kw*DW / SW of phase kw*DW % SW in row oh*SH + kh*DH: still
+// contiguous along the output row. The compiler uses it at stride > 1 for
+// a stem's few input channels, where im2col's copy was most of the layer.
 // im2col (conv.h) writes every input element KH*KW times, which cost the
 // shallow layers (3 -> 16 -> 32 channels, where each column feeds few
 // output channels) a third of their time; the planes are written once and
@@ -28,6 +33,7 @@
 #ifndef ONNXCC_RUNTIME_CONV_IMPLICIT_H
 #define ONNXCC_RUNTIME_CONV_IMPLICIT_H
 
+#include "onnxcc/depthwise.h"
 #include "onnxcc/gemm.h"
 
 namespace onnxcc {
@@ -36,12 +42,17 @@ namespace rt {
 /// The planes and spots of conv2d_implicit() for conv_shape S, all
 /// compile-time. kScratch is what Conv2dOp::getScratchElements reserves.
 template <typename S> struct implicit_shape {
-  static_assert(S::SH == 1 && S::SW == 1 && S::G == 1 && S::PT >= 0 &&
-                    S::PL >= 0,
-                "implicit GEMM needs stride 1, one group and no negative pad");
-  static constexpr int64_t Hp = S::OH + (S::KH - 1) * S::DH;
-  static constexpr int64_t Wp = S::OW + (S::KW - 1) * S::DW;
-  static constexpr int64_t kPlane = Hp * Wp;
+  static_assert(S::G == 1 && S::PT >= 0 && S::PL >= 0,
+                "implicit GEMM needs one group and no negative pad");
+  /// The padded input rows and columns the windows reach.
+  static constexpr int64_t Hp = (S::OH - 1) * S::SH + (S::KH - 1) * S::DH + 1;
+  static constexpr int64_t Wp = (S::OW - 1) * S::SW + (S::KW - 1) * S::DW + 1;
+  /// Each padded row is stored as SW phase rows of Wq columns, phase p
+  /// holding its columns p, p + SW, ...: a window tap then reads a run
+  /// of consecutive outputs' inputs contiguously at any stride.
+  static constexpr int64_t Wq = (Wp + S::SW - 1) / S::SW;
+  static constexpr int64_t kRow = S::SW * Wq;
+  static constexpr int64_t kPlane = Hp * kRow;
   /// Zeros after the last plane: what a narrow row's spot reads past it
   /// (under a vector; 32 covers every ISA, as kPanelPad does).
   static constexpr int64_t kSlack = 32;
@@ -61,7 +72,8 @@ template <typename S> struct implicit_shape {
   /// slab gemm() keeps in L2, so that the channel tiles after the first
   /// read them from there.
   static constexpr int64_t kBlockRows = [] {
-    const int64_t rows = kSlabFloats / (S::C * Wp) - (S::KH - 1) * S::DH;
+    const int64_t rows =
+        (kSlabFloats / (S::C * kRow) - (S::KH - 1) * S::DH - 1) / S::SH + 1;
     return rows < 1 ? 1 : rows;
   }();
   static constexpr int64_t kBlockSpots = kBlockRows * kRowSpots;
@@ -78,8 +90,9 @@ template <typename S> struct implicit_shape {
     for (int64_t c = 0; c < S::C; ++c)
       for (int64_t kh = 0; kh < S::KH; ++kh)
         for (int64_t kw = 0; kw < S::KW; ++kw)
-          t.at[(c * S::KH + kh) * S::KW + kw] =
-              static_cast<int32_t>(c * kPlane + kh * S::DH * Wp + kw * S::DW);
+          t.at[(c * S::KH + kh) * S::KW + kw] = static_cast<int32_t>(
+              c * kPlane + kh * S::DH * kRow + kw * S::DW % S::SW * Wq +
+              kw * S::DW / S::SW);
     return t;
   }();
   /// Where spot s starts: its output row and column.
@@ -96,6 +109,35 @@ inline void implicit_planes(const float *ONNXCC_RESTRICT x,
                             float *ONNXCC_RESTRICT planes, int64_t c_lo,
                             int64_t c_hi) {
   using I = implicit_shape<S>;
+  if constexpr (S::SW > 1) {
+    for (int64_t c = c_lo; c < c_hi; ++c)
+      for (int64_t r = 0; r < I::Hp; ++r) {
+        const int64_t h = r - S::PT;
+        const bool inside = h >= 0 && h < S::H;
+        const float *src = inside ? x + (c * S::H + h) * S::W : x;
+        float *row = planes + c * I::kPlane + r * I::kRow;
+        if constexpr (S::SW == 2) {
+          if (inside) { // zeros for the padding, then both phases at once
+            for (int64_t q = 0; q < I::kRow; ++q)
+              row[q] = 0.0f;
+            constexpr int64_t pe = S::PL % 2, po = (S::PL + 1) % 2;
+            constexpr int64_t n = S::W < I::Wp - S::PL ? S::W : I::Wp - S::PL;
+            deinterleave2(src, n, row + pe * I::Wq + S::PL / 2,
+                          row + po * I::Wq + (S::PL + 1) / 2);
+            continue;
+          }
+        }
+        for (int64_t p = 0; p < S::SW; ++p)
+          for (int64_t q = 0; q < I::Wq; ++q) {
+            const int64_t w = q * S::SW + p - S::PL;
+            row[p * I::Wq + q] = inside && w >= 0 && w < S::W ? src[w] : 0.0f;
+          }
+      }
+    if (c_lo < c_hi && c_hi == S::C) // one thread writes the slack
+      for (int64_t i = 0; i < I::kSlack; ++i)
+        planes[S::C * I::kPlane + i] = 0.0f;
+    return;
+  }
   for (int64_t c = c_lo; c < c_hi; ++c) {
     float *p = planes + c * I::kPlane;
     for (int64_t r = 0; r < I::Hp; ++r) {
@@ -128,7 +170,7 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
   using I = implicit_shape<S>;
   int64_t in[NV], out[NV];
   for (int v = 0; v < NV; ++v) {
-    in[v] = I::row(s + v) * I::Wp + I::col(s + v);
+    in[v] = I::row(s + v) * S::SH * I::kRow + I::col(s + v);
     out[v] = I::row(s + v) * S::OW + I::col(s + v);
   }
   const float *wo = w + o * S::Kdim;

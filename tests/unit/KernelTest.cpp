@@ -363,6 +363,21 @@ TEST(Conv, ImplicitGemmMatchesDirect) {
   checkConv<conv_shape<1, 4, 7, 7, kTileRows + 4, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>, A>();
 }
 
+// Strided: the planes hold each padded row as SW column phases. Stride 2
+// with odd and even padding (deinterleaved rows), images wider than the
+// windows reach (the last column unread), rows narrower than a vector and
+// exactly one, a stride-3 column axis with a dilated window (the generic
+// phase copy), a batch, and an RGB stem's 7x7.
+TEST(Conv, StridedImplicitGemmMatchesDirect) {
+  constexpr int64_t V = kVecWidth;
+  constexpr auto A = conv_algo::implicit_gemm;
+  checkConv<conv_shape<1, 3, 9, 9, 4, 3, 3, 5, 5, 2, 2, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 11, 2 * V + 1, 5, 3, 3, 5, V, 2, 2, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<2, 2, 8, 2 * V, 3, 3, 3, 4, V, 2, 2, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 10, 3 * V + 2, 7, 3, 2, 4, V + 1, 2, 3, 0, 1, 1, 2, 1>, A>();
+  checkConv<conv_shape<1, 3, 2 * V + 5, 2 * V + 5, kTileRows + 1, 7, 7, V + 2, V + 2, 2, 2, 3, 3, 1, 1, 1>, A>();
+}
+
 // conv_shape<N, C, H, W, O, KH, KW, OH, OW, SH, SW, PT, PL, DH, DW, G>.
 TEST(Conv, PaddedStridedGroupedMatchesDirect) {
   checkConv<conv_shape<1, 4, 7, 6, 6, 3, 3, 4, 3, 2, 2, 1, 1, 1, 1, 2>>();

@@ -33,8 +33,8 @@ func.func @main(%x: tensor<1x3x6x5xf32>, %w: tensor<2x3x3x2xf32>, %b: tensor<2xf
 
 // -----
 
-// A stride of 2, or two groups: im2col into scratch (the default, which
-// the printer elides).
+// A stride of 2 over 5 input channels (more than a stem's 4), or two
+// groups: im2col into scratch (the default, which the printer elides).
 // CHECK-LABEL: func @main
 // CHECK: kernel.conv2d
 // CHECK-NOT: algorithm
@@ -44,10 +44,24 @@ func.func @main(%x: tensor<1x3x6x5xf32>, %w: tensor<2x3x3x2xf32>, %b: tensor<2xf
 // PLAN-LABEL: func @main
 // PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
 // PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
-func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>, %g: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x3x3xf32>) {
-  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
+func.func @main(%x5: tensor<1x5x5x5xf32>, %w: tensor<4x5x3x3xf32>, %x: tensor<1x2x5x5xf32>, %g: tensor<4x1x3x3xf32>, %b: tensor<4xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x3x3xf32>) {
+  %0 = kernel.conv2d %x5, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x5x5x5xf32>, tensor<4x5x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>
   %1 = kernel.conv2d %x, %g, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 2 : i64} : (tensor<1x2x5x5xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
   return %0, %1 : tensor<1x4x2x2xf32>, tensor<1x4x3x3xf32>
+}
+
+// -----
+
+// A stride-2 stem over 3 channels: an implicit GEMM. Its planes hold the
+// 7 x 7 padded rows and columns the windows reach, each row as two phase
+// rows of 4: 3 * 7 * 2 * 4 + 32 = 200 floats (800 bytes, 832 aligned).
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
+// PLAN: kernel.workspace_bytes = 832
+// PLAN-LABEL: func @main
+func.func @main(%x: tensor<1x3x5x5xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x3x3xf32> {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x5x5xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<1x4x3x3xf32>
+  return %0 : tensor<1x4x3x3xf32>
 }
 
 // -----
@@ -123,11 +137,11 @@ func.func @main(%x: tensor<1x2x5x5xf32>, %b: tensor<1xf32>) -> tensor<1x1x5x5xf3
 
 // -----
 
-// Weights that are not constants: an implicit GEMM; a stride of 2: im2col.
+// Weights that are not constants: an implicit GEMM; a stride of 2: not
+// Winograd, but, over two channels, a stem's strided implicit GEMM.
 // WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1x2x3x3xf32>
-// WINO: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
-// WINO: kernel.conv2d
-// WINO-NOT: algorithm
+// WINO: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}}strides = array<i64: 1, 1>
+// WINO: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}}strides = array<i64: 2, 2>
 // WINO: return
 func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<1x2x3x3xf32>, %b: tensor<1xf32>) -> (tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>) {
   %c = kernel.weight dense<1.0> : tensor<1x2x3x3xf32>
