@@ -58,10 +58,8 @@ template <typename S> struct implicit_shape {
   static constexpr int64_t kSlack = 32;
   static_assert(kVecWidth <= kSlack, "the slack must cover a vector");
   static constexpr int64_t kScratch = S::C * kPlane + kSlack;
-  /// Plane rows [r_lo, r_hi) hold input rows r - PT; columns [q_lo, q_hi)
-  /// of those hold input columns q - PL; the rest is zero.
-  static constexpr int64_t r_lo = S::PT < Hp ? S::PT : Hp;
-  static constexpr int64_t r_hi = S::H + S::PT < Hp ? S::H + S::PT : Hp;
+  /// At stride 1, columns [q_lo, q_hi) of a plane row inside the image
+  /// hold input columns q - PL; the rest is zero.
   static constexpr int64_t q_lo = S::PL < Wp ? S::PL : Wp;
   static constexpr int64_t q_hi = S::W + S::PL < Wp ? S::W + S::PL : Wp;
   static constexpr int64_t kRowSpots =
@@ -103,59 +101,49 @@ template <typename S> struct implicit_shape {
   }
 };
 
+/// Padded row r of channel c's plane: at stride 1 the input row between
+/// zero padding columns, at a stride SW its SW column phases.
+template <typename S>
+ONNXCC_INLINE void implicit_plane_row(const float *ONNXCC_RESTRICT x,
+                                      float *ONNXCC_RESTRICT row, int64_t c,
+                                      int64_t r) {
+  using I = implicit_shape<S>;
+  const int64_t h = r - S::PT;
+  const bool inside = h >= 0 && h < S::H;
+  const float *src = inside ? x + (c * S::H + h) * S::W : x;
+  if constexpr (S::SW == 1) {
+    const int64_t q_hi = inside ? I::q_hi : 0;
+    for (int64_t q = 0; q < I::Wp; ++q)
+      if (q < I::q_lo || q >= q_hi)
+        row[q] = 0.0f;
+    for (int64_t q = I::q_lo; q < q_hi; ++q)
+      row[q] = src[q - S::PL];
+  } else if constexpr (S::SW == 2) { // zeros, then both phases at once
+    for (int64_t q = 0; q < I::kRow; ++q)
+      row[q] = 0.0f;
+    constexpr int64_t pe = S::PL % 2, po = (S::PL + 1) % 2;
+    constexpr int64_t n = S::W < I::Wp - S::PL ? S::W : I::Wp - S::PL;
+    if (inside)
+      deinterleave2(src, n, row + pe * I::Wq + S::PL / 2,
+                    row + po * I::Wq + (S::PL + 1) / 2);
+  } else {
+    for (int64_t p = 0; p < S::SW; ++p)
+      for (int64_t q = 0; q < I::Wq; ++q) {
+        const int64_t w = q * S::SW + p - S::PL;
+        row[p * I::Wq + q] = inside && w >= 0 && w < S::W ? src[w] : 0.0f;
+      }
+  }
+}
+
 /// Channels [c_lo, c_hi) of image x into their zero-padded planes.
 template <typename S>
 inline void implicit_planes(const float *ONNXCC_RESTRICT x,
                             float *ONNXCC_RESTRICT planes, int64_t c_lo,
                             int64_t c_hi) {
   using I = implicit_shape<S>;
-  if constexpr (S::SW > 1) {
-    for (int64_t c = c_lo; c < c_hi; ++c)
-      for (int64_t r = 0; r < I::Hp; ++r) {
-        const int64_t h = r - S::PT;
-        const bool inside = h >= 0 && h < S::H;
-        const float *src = inside ? x + (c * S::H + h) * S::W : x;
-        float *row = planes + c * I::kPlane + r * I::kRow;
-        if constexpr (S::SW == 2) {
-          if (inside) { // zeros for the padding, then both phases at once
-            for (int64_t q = 0; q < I::kRow; ++q)
-              row[q] = 0.0f;
-            constexpr int64_t pe = S::PL % 2, po = (S::PL + 1) % 2;
-            constexpr int64_t n = S::W < I::Wp - S::PL ? S::W : I::Wp - S::PL;
-            deinterleave2(src, n, row + pe * I::Wq + S::PL / 2,
-                          row + po * I::Wq + (S::PL + 1) / 2);
-            continue;
-          }
-        }
-        for (int64_t p = 0; p < S::SW; ++p)
-          for (int64_t q = 0; q < I::Wq; ++q) {
-            const int64_t w = q * S::SW + p - S::PL;
-            row[p * I::Wq + q] = inside && w >= 0 && w < S::W ? src[w] : 0.0f;
-          }
-      }
-    if (c_lo < c_hi && c_hi == S::C) // one thread writes the slack
-      for (int64_t i = 0; i < I::kSlack; ++i)
-        planes[S::C * I::kPlane + i] = 0.0f;
-    return;
-  }
-  for (int64_t c = c_lo; c < c_hi; ++c) {
-    float *p = planes + c * I::kPlane;
-    for (int64_t r = 0; r < I::Hp; ++r) {
-      float *row = p + r * I::Wp;
-      if (r < I::r_lo || r >= I::r_hi) {
-        for (int64_t q = 0; q < I::Wp; ++q)
-          row[q] = 0.0f;
-        continue;
-      }
-      const float *src = x + (c * S::H + r - S::PT) * S::W;
-      for (int64_t q = 0; q < I::q_lo; ++q)
-        row[q] = 0.0f;
-      for (int64_t q = I::q_lo; q < I::q_hi; ++q)
-        row[q] = src[q - S::PL];
-      for (int64_t q = I::q_hi; q < I::Wp; ++q)
-        row[q] = 0.0f;
-    }
-  }
+  for (int64_t c = c_lo; c < c_hi; ++c)
+    for (int64_t r = 0; r < I::Hp; ++r)
+      implicit_plane_row<S>(x, planes + c * I::kPlane + r * I::kRow, c, r);
   if (c_lo < c_hi && c_hi == S::C) // one thread writes the slack
     for (int64_t i = 0; i < I::kSlack; ++i)
       planes[S::C * I::kPlane + i] = 0.0f;
