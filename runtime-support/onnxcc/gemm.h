@@ -9,7 +9,9 @@
 // most row_major_depth() and columns into blocks whose B slab (depth x
 // columns) fits in kSlabFloats, half of a 512 KiB L2: every row panel of a
 // block then reads its B from L2 (from L1 when the map is small), and a
-// panel's A rows (R x depth) stay in L1. No packing yet. This blocked form
+// panel's A rows (R x depth) stay in L1. No packing yet. Columns left
+// after the vector tiles, up to a quarter of a vector, are gathered per depth
+// block and computed as dot products (tail_dots()). This blocked form
 // takes the shape as run-time values (gemm_shape) in one out-of-line copy
 // per epilogue: generated code calls it with constants, and its compile
 // time no longer grows with the number of distinct layer shapes.
@@ -244,29 +246,97 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
       }
     }
 }
+
+/// Columns [j, j + t) of rows [i, i + R) over one depth block as R * t
+/// dot products along k, for a tail narrower than a vector. `bt` holds
+/// the block's t columns of B gathered contiguous (gather_tail()). Each
+/// keeps R accumulators busy where the rerun vector tile (row_panel())
+/// computes a whole vector for them: a 7x7 map's one leftover column cost
+/// its layer a sixth of its time that way.
+template <int R, bool HasBias, typename Epi>
+ONNXCC_INLINE void tail_dots(const gemm_shape &g, const float *A,
+                             const float *bt, const float *bias, float alpha,
+                             float beta, float *C, int64_t i, int64_t j,
+                             int64_t t, depth d, Epi epi) {
+  const int64_t kc = d.k1 - d.k0, kv = kc / kVecWidth * kVecWidth;
+  const float *a = A + i * g.K + d.k0;
+  for (int64_t c = 0; c < t; ++c) {
+    const float *b = bt + c * kc;
+    vfloat acc[R];
+    for (int r = 0; r < R; ++r)
+      acc[r] = vfloat(0.0f);
+    for (int64_t k = 0; k < kv; k += kVecWidth) {
+      const vfloat bv = vfloat::load_unaligned(b + k);
+      for (int r = 0; r < R; ++r)
+        acc[r] = xsimd::fma(vfloat::load_unaligned(a + r * g.K + k), bv, acc[r]);
+    }
+    for (int r = 0; r < R; ++r) {
+      float s = xsimd::hadd(acc[r]);
+      for (int64_t k = kv; k < kc; ++k)
+        s += a[r * g.K + k] * b[k];
+      float *o = C + (i + r) * g.N + j + c;
+      if (!d.first)
+        s += *o;
+      *o = d.last ? finish<HasBias>(s, bias, (i + r) * g.brs + (j + c) * g.bcs,
+                                    alpha, beta, epi)
+                  : s;
+    }
+  }
+}
+
+/// Floats of gemm_block_rt's gathered tail: fewer than a vector of
+/// columns, each at most a depth block deep.
+constexpr int64_t kTailFloats = (kVecWidth - 1) * kDepthBlock;
+
+/// Gathers the tail of columns [j0, jend) that tail_dots() computes into
+/// `tail`, returning it, or null where the tail reruns a vector tile
+/// instead: a row-major A (the dots read its rows), and a tail of at
+/// most a quarter of a vector or no whole vector at all. At half a vector
+/// (a 14x14 map's 4 of 8 columns) the dots' sums and gathering already
+/// cost as much as the rerun tile.
+ONNXCC_INLINE const float *gather_tail(const gemm_shape &g, bool ta,
+                                       const float *B, int64_t j0,
+                                       int64_t jend, depth d, float *tail) {
+  const int64_t t = (jend - j0) % kVecWidth, kc = d.k1 - d.k0;
+  if (ta || t == 0 || (4 * t > kVecWidth && g.N >= kVecWidth))
+    return nullptr;
+  const float *b = B + d.k0 * g.N + jend - t;
+  for (int64_t k = 0; k < kc; ++k, b += g.N)
+    for (int64_t c = 0; c < t; ++c)
+      tail[c * kc + k] = b[c];
+  return tail;
+}
 #endif
 
 /// Rows [i, i + R) from column j to jend over one depth block, vector
-/// tiles then a scalar tail.
+/// tiles, then the tail narrower than a vector: as dot products when
+/// gather_tail() gathered it (`bt`), else a rerun vector, else scalar.
 template <int R, bool TA, bool HasBias, typename Epi>
 ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
-                             const float *B, const float *bias, float alpha,
-                             float beta, float *C, int64_t i, int64_t j,
-                             int64_t jend, depth d, Epi epi) {
+                             const float *B, const float *bt,
+                             const float *bias, float alpha, float beta,
+                             float *C, int64_t i, int64_t j, int64_t jend,
+                             depth d, Epi epi) {
   const int64_t N = g.N;
 #if ONNXCC_HAS_SIMD
   for (; j + 2 * kVecWidth <= jend; j += 2 * kVecWidth)
     tile<R, 2, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
   for (; j + kVecWidth <= jend; j += kVecWidth)
     tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
-  // A tail narrower than a vector reruns the row's last whole vector and
-  // stores only its new columns. (A 7x7 map's one leftover column
-  // otherwise costs a third of its layer.)
+  if (bt != nullptr && j < jend) {
+    tail_dots<R, HasBias>(g, A, bt, bias, alpha, beta, C, i, j, jend - j, d,
+                          epi);
+    j = jend;
+  }
+  // A wider tail reruns the row's last whole vector and stores only its
+  // new columns.
   if (N >= kVecWidth && j < jend) {
     tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, jend - kVecWidth,
                             d, j - (jend - kVecWidth), epi);
     j = jend;
   }
+#else
+  (void)bt;
 #endif
   for (; j < jend; ++j)
     for (int r = 0; r < R; ++r) {
@@ -317,14 +387,22 @@ ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
                                    int64_t ie, int64_t jb, int64_t je, Epi epi) {
   const int64_t K = g.K, kc = row_major_depth(g.M, g.N, K, kTileRows),
                 nc = column_block_of(kc);
+#if ONNXCC_HAS_SIMD
+  alignas(64) float tail[kTailFloats];
+#endif
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};
     for (int64_t j0 = jb; j0 < je; j0 += nc) {
       const int64_t jend = j0 + nc < je ? j0 + nc : je;
+#if ONNXCC_HAS_SIMD
+      const float *bt = gather_tail(g, TA, B, j0, jend, d, tail);
+#else
+      const float *bt = nullptr;
+#endif
       for_row_tiles<kTileRows>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
-        row_panel<decltype(rows)::value, TA, HasBias>(g, A, B, bias, alpha, beta,
-                                                      C, i, j0, jend, d, epi);
+        row_panel<decltype(rows)::value, TA, HasBias>(
+            g, A, B, bt, bias, alpha, beta, C, i, j0, jend, d, epi);
       });
     }
     if (k1 == K)

@@ -56,9 +56,38 @@ TEST(Gemm, VectorWidthEdges) {
   checkGemm<3, 257, 5, false>();  // last block narrower than a vector
 }
 
+/// gemm() with a bias per row (a convolution's) and alpha, beta != 1.
+template <int64_t M, int64_t N, int64_t K> void checkGemmRowBias() {
+  auto a = randomVector(M * K, 7), b = randomVector(K * N, 8), bias = randomVector(M, 9);
+  std::vector<float> c(M * N, NAN), ref(M * N);
+  gemm<M, N, K, false, false, 1, 0, true>(a.data(), b.data(), bias.data(), 0.5f,
+                                          2.0f, c.data(), identity{});
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += double(a[i * K + k]) * b[k * N + j];
+      ref[i * N + j] = float(0.5 * s + 2.0 * bias[i]);
+    }
+  expectClose(c, ref, "gemm, bias per row");
+}
+
+// Columns left after the vector tiles: up to a quarter vector they are dot
+// products over a gathered copy (tail_dots), one more reruns the last
+// vector, and with no whole vector every column is a dot. Depth blocks
+// add each block's dots to the partial sums.
+TEST(Gemm, TailEdges) {
+  constexpr int64_t kQuarter = kVecWidth / 4 > 0 ? kVecWidth / 4 : 1;
+  checkGemmRowBias<kTileRows + 1, kVecWidth + 1, 2 * kVecWidth + 3>();
+  checkGemmRowBias<kTileRows, 2 * kVecWidth + kQuarter, 9>();
+  checkGemmRowBias<5, 2 * kVecWidth + kQuarter + 1, 9>(); // reruns a vector
+  checkGemmRowBias<kTileRows + 2, kBelowVec, 3 * kVecWidth + 1>();
+  checkGemmRowBias<2 * kTileRows + 3, 49, 400>(); // 7x7, four depth blocks
+  checkGemmRowBias<3, 169, 1000>(); // 13x13, one row panel's long blocks
+}
+
 // Rows cut into tiles by for_row_tiles(): kTileRows at a time while 4 rows
-// would be left, then near-equal tiles of at most kMinorTileRows; tails narrower than a vector
-// rerun the row's last whole vector (overlapping columns already done).
+// would be left, then near-equal tiles of at most kMinorTileRows.
 TEST(Gemm, TileRowEdges) {
   checkGemm<kTileRows, kVecWidth + 2, 13, false>();
   checkGemm<kTileRows - 1, 2 * kVecWidth + 1, 6, false>();
@@ -68,8 +97,8 @@ TEST(Gemm, TileRowEdges) {
 }
 
 // Depth blocks: later blocks add to the partial sums in C, and only the
-// last applies bias and epilogue; tails narrower than a vector store only
-// their new columns, so an overlapped column is not added twice.
+// last applies bias and epilogue; a rerun tail stores only its new
+// columns, so an overlapped column is not added twice.
 // Blocks are cut by row_major_depth(): long for one row panel, else as
 // deep as keeps the block in L1, at least 128.
 TEST(Gemm, DepthBlockEdges) {
