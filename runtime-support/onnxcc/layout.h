@@ -4,6 +4,7 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/types.h"
+#include "onnxcc/vmath.h"
 
 namespace onnxcc {
 namespace rt {
@@ -45,10 +46,55 @@ inline void transpose(const int64_t (&out_shape)[R],
   }
 }
 
+/// softmax() of one contiguous f32 row (the last axis: attention's
+/// scores). exp_poly() (vmath.h) replaces libm's expf, a call per element
+/// that kept the whole row scalar; the max and the sum run on vectors.
+/// A [128 x 32] attention softmax took 28 us, four times ONNX Runtime's.
+template <int64_t Axis>
+ONNXCC_INLINE void softmax_row(const float *ONNXCC_RESTRICT x,
+                               float *ONNXCC_RESTRICT y) {
+  float m = -INFINITY, sum = 0.0f;
+  int64_t a = 0;
+#if ONNXCC_HAS_SIMD
+  constexpr int64_t kVectors = Axis / kVecWidth * kVecWidth;
+  if constexpr (kVectors > 0) {
+    vfloat vm = vfloat::load_unaligned(x);
+    for (a = kVecWidth; a < kVectors; a += kVecWidth)
+      vm = xsimd::max(vm, vfloat::load_unaligned(x + a));
+    alignas(64) float lanes[kVecWidth];
+    vm.store_aligned(lanes);
+    for (float l : lanes)
+      m = l > m ? l : m;
+  }
+#endif
+  for (; a < Axis; ++a)
+    m = x[a] > m ? x[a] : m;
+  for (a = 0; a < Axis; ++a) // vectorises: exp_poly has no call
+    y[a] = exp_poly(x[a] - m);
+  a = 0;
+#if ONNXCC_HAS_SIMD
+  if constexpr (kVectors > 0) {
+    vfloat vs(0.0f);
+    for (; a < kVectors; a += kVecWidth)
+      vs += vfloat::load_unaligned(y + a);
+    sum = xsimd::hadd(vs);
+  }
+#endif
+  for (; a < Axis; ++a)
+    sum += y[a];
+  for (a = 0; a < Axis; ++a)
+    y[a] /= sum;
+}
+
 /// Softmax over a dimension of extent `Axis` with `Inner` elements after it.
 /// Computes in compute_t<T> (float for the 16-bit floats).
 template <int64_t Outer, int64_t Axis, int64_t Inner, typename T>
 inline void softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
+  if constexpr (Inner == 1 && std::is_same<T, float>::value) {
+    for (int64_t o = 0; o < Outer; ++o)
+      softmax_row<Axis>(x + o * Axis, y + o * Axis);
+    return;
+  }
   using C = compute_t<T>;
   for (int64_t o = 0; o < Outer; ++o)
     for (int64_t i = 0; i < Inner; ++i) {

@@ -153,7 +153,8 @@ template <int64_t Outer, int64_t Axis, int64_t Inner> void checkAxisNorms() {
   auto x = randomVector(Outer * Axis * Inner, 8);
   for (size_t i = 0; i < x.size(); i += 3)
     x[i] = std::round(x[i]); // some ties for hardmax
-  std::vector<float> ls(x.size()), hm(x.size());
+  std::vector<float> sm(x.size()), ls(x.size()), hm(x.size());
+  softmax<Outer, Axis, Inner>(x.data(), sm.data());
   log_softmax<Outer, Axis, Inner>(x.data(), ls.data());
   hardmax<Outer, Axis, Inner>(x.data(), hm.data());
   for (int64_t o = 0; o < Outer; ++o)
@@ -169,6 +170,7 @@ template <int64_t Outer, int64_t Axis, int64_t Inner> void checkAxisNorms() {
       for (int64_t a = 0; a < Axis; ++a)
         sum += std::exp(x[at(a)] - m);
       for (int64_t a = 0; a < Axis; ++a) {
+        expectClose(sm[at(a)], std::exp(x[at(a)] - m) / sum, "softmax", at(a));
         expectClose(ls[at(a)], x[at(a)] - m - std::log(sum), "log_softmax", at(a));
         ASSERT_EQ(hm[at(a)], a == best ? 1.0f : 0.0f) << "hardmax index " << at(a);
       }
@@ -180,17 +182,33 @@ TEST(AxisNorms, InnerAndOuterAxes) {
   checkAxisNorms<1, kBelowVec, 4>();
   checkAxisNorms<2, 2 * kVecWidth, 3>();
   checkAxisNorms<2, 1, 5>(); // one element: log_softmax 0, hardmax 1
+  checkAxisNorms<4, 3 * kVecWidth + 2, 1>(); // rows: vectors and a tail
+  checkAxisNorms<2, 32, 1>();                // attention scores
 }
 
 TEST(AxisNorms, LargeValuesAndNaN) {
   float x[3] = {1000.0f, 1000.0f, -1000.0f}, y[3];
   log_softmax<1, 3, 1>(x, y);
   EXPECT_NEAR(y[0], -std::log(2.0f), 1e-5);
+  softmax<1, 3, 1>(x, y); // exp(x - max): no overflow
+  EXPECT_NEAR(y[0], 0.5f, 1e-6);
+  EXPECT_EQ(y[2], 0.0f);
+  float masked[kVecWidth + 2];
+  for (float &v : masked)
+    v = -INFINITY; // a causal mask's -inf scores get exactly 0
+  masked[1] = masked[kVecWidth] = 2.0f;
+  float ym[kVecWidth + 2];
+  softmax<1, kVecWidth + 2, 1>(masked, ym);
+  for (int64_t a = 0; a < kVecWidth + 2; ++a)
+    EXPECT_EQ(ym[a], a == 1 || a == kVecWidth ? 0.5f : 0.0f) << "index " << a;
   float n[3] = {1.0f, NAN, 5.0f};
   hardmax<1, 3, 1>(n, y); // a NaN is the largest, as numpy's argmax says
   EXPECT_EQ(y[0], 0.0f);
   EXPECT_EQ(y[1], 1.0f);
   EXPECT_EQ(y[2], 0.0f);
+  softmax<1, 3, 1>(n, y); // a NaN reaches every output through the sum
+  for (float v : y)
+    EXPECT_TRUE(std::isnan(v));
 }
 
 } // namespace
