@@ -41,6 +41,8 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   ChooseConvAlgorithmOptions convOptions;
   convOptions.minWinogradChannels = options.minWinogradChannels;
   fn.addPass(createChooseConvAlgorithm(convOptions));
+  // Constant GEMM weights in the runtime's panels.
+  fn.addPass(createPackGemmWeights());
   // Which kernels split across --threads (before planning: scratch copies).
   ChooseThreadsOptions threadOptions;
   threadOptions.threads = options.threads;

@@ -1,6 +1,7 @@
 //===- LinalgPrinters.cpp - GEMM, batched products, strided copies --------===//
 //
-// kernel.gemm prints as the blocked SIMD gemm() for f32 and gemm_typed()
+// kernel.gemm prints as the blocked SIMD gemm() for f32, gemm_panels() for
+// an f32 one whose B the compiler packed (gemm_packed.h), and gemm_typed()
 // for every other element type (runtime-support/onnxcc/gemm.h, linalg.h).
 //
 //===----------------------------------------------------------------------===//
@@ -34,10 +35,13 @@ static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
                      : f32     ? "nullptr"
                                : "static_cast<const " + elementOf(op.getA()) +
                                      " *>(nullptr)";
-  os << "onnxcc::rt::" << (f32 ? "gemm<" : "gemm_typed<") << m << ", " << n
-     << ", " << kk << ", " << (op.getTransA() ? "true" : "false") << ", "
-     << (op.getTransB() ? "true" : "false") << ", " << rs << ", " << cs << ", "
-     << (op.getC() ? "true" : "false") << ">(\n";
+  if (op.getPackedB()) // the verifier checked: f32, nothing transposed
+    os << "onnxcc::rt::gemm_panels<" << m << ", " << n << ", " << kk << ", ";
+  else
+    os << "onnxcc::rt::" << (f32 ? "gemm<" : "gemm_typed<") << m << ", " << n
+       << ", " << kk << ", " << (op.getTransA() ? "true" : "false") << ", "
+       << (op.getTransB() ? "true" : "false") << ", ";
+  os << rs << ", " << cs << ", " << (op.getC() ? "true" : "false") << ">(\n";
   os.indent().indent();
   os << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getA()) << ", "
      << c.ptr(op.getB()) << ",\n"

@@ -106,14 +106,34 @@ bool onnxcc::kernel::isVectorizableBody(Block &body) {
   return false;
 }
 
+/// Checks a `packed_b` GEMM's B: [ceil(N / 32), K, 32] f32 (kPanelPad in
+/// gemm_packed.h), neither operand transposed.
+static LogicalResult verifyPackedB(GemmOp op, ArrayRef<int64_t> a,
+                                   ArrayRef<int64_t> b, ArrayRef<int64_t> y) {
+  if (op.getTransA() || op.getTransB() || !elementOf(op.getA()).isF32() ||
+      !elementOf(op.getB()).isF32() || !elementOf(op.getOutput()).isF32())
+    return op.emitOpError()
+           << "packs B only for an f32 product of untransposed operands";
+  if (a.size() != 2 || y.size() != 2 || a[0] != y[0])
+    return op.emitOpError() << "expects 2-D A and result with equal rows";
+  int64_t panels = (y[1] + kPackedPanel - 1) / kPackedPanel;
+  if (b.size() != 3 || b[0] != panels || b[1] != a[1] || b[2] != kPackedPanel)
+    return op.emitOpError() << "expects packed B [" << panels << ", " << a[1]
+                            << ", " << kPackedPanel << "]";
+  return success();
+}
+
 LogicalResult GemmOp::verify() {
   auto a = cast<ShapedType>(getA().getType()).getShape();
   auto b = cast<ShapedType>(getB().getType()).getShape();
   auto y = cast<ShapedType>(getType()).getShape();
-  if (a.size() != 2 || b.size() != 2 || y.size() != 2)
+  if (getPackedB() && failed(verifyPackedB(*this, a, b, y)))
+    return failure();
+  if (a.size() != 2 || (!getPackedB() && b.size() != 2) || y.size() != 2)
     return emitOpError() << "expects 2-D operands and result";
   int64_t m = getTransA() ? a[1] : a[0], k = getTransA() ? a[0] : a[1];
-  int64_t kb = getTransB() ? b[1] : b[0], n = getTransB() ? b[0] : b[1];
+  int64_t kb = getPackedB() ? k : getTransB() ? b[1] : b[0];
+  int64_t n = getPackedB() ? y[1] : getTransB() ? b[0] : b[1];
   if (k != kb || y[0] != m || y[1] != n)
     return emitOpError() << "shapes do not form a product: A' is " << m << "x"
                          << k << ", B' is " << kb << "x" << n << ", result is "

@@ -16,6 +16,10 @@
 #include "dialects/Kernel/KernelDialect.h.inc"
 
 namespace onnxcc::kernel {
+/// Columns per panel of a `packed_b` GEMM's B: the runtime's kPanelPad
+/// (gemm_packed.h), which every ISA's register panel divides.
+constexpr int64_t kPackedPanel = 32;
+
 /// ThreadedOpInterface's verifier: threads in [1, kMaxThreads], more than
 /// one only for an f32 result.
 mlir::LogicalResult verifyThreadCount(mlir::Operation *op);

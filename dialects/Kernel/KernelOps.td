@@ -64,6 +64,11 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove,
 
     `threads` is how many threads split the product, set by
     onnxcc-choose-threads (f32 only; 1: the calling thread alone).
+
+    `packed_b`: B is a constant laid out in panels of 32 columns, as
+    [ceil(N / 32), K, 32] zero-padded (element (k, j) at panel j / 32,
+    row k, column j % 32), written by onnxcc-pack-gemm-weights so that the
+    runtime reads it as one stream (f32, neither operand transposed).
   }];
   let arguments = (ins StaticTensor:$a, StaticTensor:$b,
                    Optional<StaticTensor>:$c,
@@ -71,7 +76,8 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove,
                    DefaultValuedAttr<F32Attr, "1.0">:$beta,
                    DefaultValuedAttr<BoolAttr, "false">:$trans_a,
                    DefaultValuedAttr<BoolAttr, "false">:$trans_b,
-                   DefaultValuedAttr<I64Attr, "1">:$threads);
+                   DefaultValuedAttr<I64Attr, "1">:$threads,
+                   DefaultValuedAttr<BoolAttr, "false">:$packed_b);
   let results = (outs StaticTensor:$output);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{

@@ -9,9 +9,16 @@
 // their rate. im2col (conv.h) writes its columns in this layout, so the
 // packing is free there.
 //
+// gemm_panels() reads a constant B the compiler packed the same way but in
+// panels of kPanelPad columns (kernel.gemm's `packed_b`, written by
+// onnxcc-pack-gemm-weights), so that one layout serves every ISA: a
+// register tile reads its kPanel columns at their offset in the panel.
+// Read row-major, a MatMul's weights arrive from L3 one row of B per k; as
+// one stream, transformer-sized products (32x384x128) ran 25% faster.
+//
 // Depth blocks, column blocks and row panels are those of gemm() (gemm.h);
-// gemm_packed(par, ...) splits panels, or row panels when there are more
-// of those, across par's threads, and gives the same bits as one thread.
+// the threaded forms split panels, or row panels when there are more of
+// those, across par's threads, and give the same bits as one thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_PACKED_H
@@ -42,18 +49,24 @@ constexpr int64_t packed_floats(int64_t K, int64_t N) {
   return K * ((N + kPanelPad - 1) / kPanelPad * kPanelPad);
 }
 
-/// Where element (k, j) of a packed K x N operand lives.
-template <int64_t K> ONNXCC_INLINE int64_t packed_at(int64_t k, int64_t j) {
-  return j / kPanel * K * kPanel + k * kPanel + j % kPanel;
+/// Where element (k, j) of a K x N operand packed in panels of Width
+/// columns lives: kPanel for the per-call packing, kPanelPad for the
+/// compiler's.
+template <int64_t K, int64_t Width = kPanel>
+ONNXCC_INLINE constexpr int64_t packed_at(int64_t k, int64_t j) {
+  return j / Width * K * Width + k * Width + j % Width;
 }
 
-/// R rows of C at (i, j) from one panel `bp` (its depth 0) over one depth
-/// block; only the first `cols` columns are stored (the last panel's).
-template <int R, int64_t M, int64_t N, int64_t K, int64_t BRS, bool HasBias,
-          typename Epi>
+/// R rows of C at (i, j) from `bp`, column j's depth 0 in its panel of
+/// Width columns, over one depth block; only the first `cols` columns are
+/// stored (the last panel's). The bias of output (i, j) is at i * BRS +
+/// j * BCS.
+template <int R, int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
 ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
-                               const float *bias, float *C, int64_t i,
-                               int64_t j, int64_t cols, depth d, Epi epi) {
+                               const float *bias, float alpha, float beta,
+                               float *C, int64_t i, int64_t j, int64_t cols,
+                               depth d, Epi epi) {
   const int64_t k1 = d.k1 < K ? d.k1 : K;
 #if ONNXCC_HAS_SIMD
   vfloat acc[R][2];
@@ -73,8 +86,8 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
     }
   }
   for (int64_t k = d.k0; k < k1; ++k) {
-    const vfloat b0 = vfloat::load_unaligned(bp + k * kPanel);
-    const vfloat b1 = vfloat::load_unaligned(bp + k * kPanel + kVecWidth);
+    const vfloat b0 = vfloat::load_unaligned(bp + k * Width);
+    const vfloat b1 = vfloat::load_unaligned(bp + k * Width + kVecWidth);
     for (int r = 0; r < R; ++r) {
       const vfloat a(A[(i + r) * K + k]);
       acc[r][0] = xsimd::fma(a, b0, acc[r][0]);
@@ -83,10 +96,22 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
   }
   for (int r = 0; r < R; ++r) {
     float *c = C + (i + r) * N + j;
+    if (BCS != 0 && d.last && cols < kPanel) {
+      // A bias along the row ends at N: finish the last panel lane by lane.
+      alignas(64) float lanes[kPanel];
+      acc[r][0].store_aligned(lanes);
+      acc[r][1].store_aligned(lanes + kVecWidth);
+      for (int64_t l = 0; l < cols; ++l)
+        c[l] = finish<HasBias>(lanes[l], bias, (i + r) * BRS + (j + l) * BCS,
+                               alpha, beta, epi);
+      continue;
+    }
     vfloat out[2];
     for (int v = 0; v < 2; ++v)
-      out[v] = d.last ? finish_vec<HasBias>(acc[r][v], bias, (i + r) * BRS,
-                                            false, 1.0f, 1.0f, epi)
+      out[v] = d.last ? finish_vec<HasBias>(
+                            acc[r][v], bias,
+                            (i + r) * BRS + (j + v * kVecWidth) * BCS,
+                            BCS != 0, alpha, beta, epi)
                       : acc[r][v];
     if (cols == kPanel) {
       out[0].store_unaligned(c);
@@ -104,21 +129,25 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
     for (int64_t c = 0; c < cols; ++c) {
       float s = d.first ? 0.0f : C[(i + r) * N + j + c];
       for (int64_t k = d.k0; k < k1; ++k)
-        s += A[(i + r) * K + k] * bp[k * kPanel + c];
+        s += A[(i + r) * K + k] * bp[k * Width + c];
       C[(i + r) * N + j + c] =
-          d.last ? finish<HasBias>(s, bias, (i + r) * BRS, 1.0f, 1.0f, epi) : s;
+          d.last ? finish<HasBias>(s, bias, (i + r) * BRS + (j + c) * BCS,
+                                   alpha, beta, epi)
+                 : s;
     }
 #endif
 }
 
-/// Rows [ib, ie) x panels [pb, pe) of C = A * B (B packed).
-template <int64_t M, int64_t N, int64_t K, int64_t BRS, bool HasBias,
-          typename Epi>
+/// Rows [ib, ie) x register panels [pb, pe) (kPanel columns each) of C =
+/// A * B, B packed in panels of Width columns.
+template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
 inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
                               const float *ONNXCC_RESTRICT Bp,
-                              const float *bias, float *ONNXCC_RESTRICT C,
-                              int64_t ib, int64_t ie, int64_t pb, int64_t pe,
-                              Epi epi) {
+                              const float *bias, float alpha, float beta,
+                              float *ONNXCC_RESTRICT C, int64_t ib, int64_t ie,
+                              int64_t pb, int64_t pe, Epi epi) {
+  static_assert(Width % kPanel == 0, "a register panel must not straddle two");
   constexpr int64_t kc = depth_block<K>(), nc = column_block<K>() / kPanel;
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
@@ -128,9 +157,10 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
       auto panels = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
         for (int64_t p = p0; p < pend; ++p) {
           const int64_t j = p * kPanel;
-          packed_tile<decltype(rows)::value, M, N, K, BRS, HasBias>(
-              A, Bp + p * K * kPanel, bias, C, i, j,
-              N - j < kPanel ? N - j : kPanel, d, epi);
+          packed_tile<decltype(rows)::value, M, N, K, Width, BRS, BCS,
+                      HasBias>(A, Bp + packed_at<K, Width>(0, j), bias, alpha,
+                               beta, C, i, j, N - j < kPanel ? N - j : kPanel,
+                               d, epi);
         }
       };
       for_row_tiles<M>(ib, ie, panels);
@@ -140,39 +170,77 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
   }
 }
 
-/// C = epi(A * B + bias[i * BRS]) with B packed (K x N in panels).
+/// Part t of T of a packed product: whole register panels, or whole row
+/// panels when there are more of those.
+template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
+inline void gemm_packed_part(const float *ONNXCC_RESTRICT A,
+                             const float *ONNXCC_RESTRICT Bp,
+                             const float *bias, float alpha, float beta,
+                             float *ONNXCC_RESTRICT C, int t, int T, Epi epi) {
+  constexpr int64_t panels = (N + kPanel - 1) / kPanel;
+  constexpr int64_t rows = M / kTileRows;
+  if constexpr (panels >= rows) {
+    const part p = split(panels, t, T);
+    if (p.lo < p.hi)
+      gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
+          A, Bp, bias, alpha, beta, C, 0, M, p.lo, p.hi, epi);
+  } else {
+    const part p = split(rows, t, T);
+    if (p.lo < p.hi)
+      gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
+          A, Bp, bias, alpha, beta, C, p.lo * kTileRows,
+          p.hi == rows ? M : p.hi * kTileRows, 0, panels, epi);
+  }
+}
+
+/// C = epi(A * B + bias[i * BRS]) with B packed per call (K x N in panels).
 template <int64_t M, int64_t N, int64_t K, int64_t BRS, bool HasBias,
           typename Epi>
 inline void gemm_packed(const float *ONNXCC_RESTRICT A,
                         const float *ONNXCC_RESTRICT Bp, const float *bias,
                         float *ONNXCC_RESTRICT C, Epi epi) {
-  constexpr int64_t panels = (N + kPanel - 1) / kPanel;
-  gemm_packed_block<M, N, K, BRS, HasBias>(A, Bp, bias, C, 0, M, 0, panels,
-                                           epi);
+  gemm_packed_part<M, N, K, kPanel, BRS, 0, HasBias>(A, Bp, bias, 1.0f, 1.0f,
+                                                     C, 0, 1, epi);
 }
 
-/// gemm_packed() on par's threads: whole panels, or whole row panels when
-/// there are more of those.
+/// gemm_packed() on par's threads.
 template <int64_t M, int64_t N, int64_t K, int64_t BRS, bool HasBias,
           typename Par, typename Epi>
 inline void gemm_packed(Par &par, const float *ONNXCC_RESTRICT A,
                         const float *ONNXCC_RESTRICT Bp, const float *bias,
                         float *ONNXCC_RESTRICT C, Epi epi) {
-  constexpr int64_t panels = (N + kPanel - 1) / kPanel;
-  constexpr int64_t rows = M / kTileRows;
   par.run([&](int t, int T) {
-    if constexpr (panels >= rows) {
-      const part p = split(panels, t, T);
-      if (p.lo < p.hi)
-        gemm_packed_block<M, N, K, BRS, HasBias>(A, Bp, bias, C, 0, M, p.lo,
-                                                 p.hi, epi);
-    } else {
-      const part p = split(rows, t, T);
-      if (p.lo < p.hi)
-        gemm_packed_block<M, N, K, BRS, HasBias>(
-            A, Bp, bias, C, p.lo * kTileRows,
-            p.hi == rows ? M : p.hi * kTileRows, 0, panels, epi);
-    }
+    gemm_packed_part<M, N, K, kPanel, BRS, 0, HasBias>(A, Bp, bias, 1.0f, 1.0f,
+                                                       C, t, T, epi);
+  });
+}
+
+/// C = epi(alpha * A * B + beta * bias[i * BRS + j * BCS]) with a constant
+/// B the compiler packed in panels of kPanelPad columns (packed_at<K,
+/// kPanelPad>; kernel.gemm's `packed_b`).
+template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
+          bool HasBias, typename Epi>
+inline void gemm_panels(const float *ONNXCC_RESTRICT A,
+                        const float *ONNXCC_RESTRICT Bp, const float *bias,
+                        float alpha, float beta, float *ONNXCC_RESTRICT C,
+                        Epi epi) {
+  static_assert(kPanelPad == 32, "the compiler packs B in panels of 32 "
+                                 "columns (kernel::kPackedPanel)");
+  gemm_packed_part<M, N, K, kPanelPad, BRS, BCS, HasBias>(A, Bp, bias, alpha,
+                                                          beta, C, 0, 1, epi);
+}
+
+/// gemm_panels() on par's threads.
+template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
+          bool HasBias, typename Par, typename Epi>
+inline void gemm_panels(Par &par, const float *ONNXCC_RESTRICT A,
+                        const float *ONNXCC_RESTRICT Bp, const float *bias,
+                        float alpha, float beta, float *ONNXCC_RESTRICT C,
+                        Epi epi) {
+  par.run([&](int t, int T) {
+    gemm_packed_part<M, N, K, kPanelPad, BRS, BCS, HasBias>(
+        A, Bp, bias, alpha, beta, C, t, T, epi);
   });
 }
 

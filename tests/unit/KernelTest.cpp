@@ -175,6 +175,39 @@ TEST(GemmPacked, PanelDepthAndRowEdges) {
   checkGemmPacked<5, 300, 40>(); // column blocks
 }
 
+/// gemm_panels() against the naive product, B packed as the compiler does
+/// (packed_at<K, kPanelPad>), with a bias of shape [N] (BCS = 1, a
+/// MatMul + Add's) or [M, N], and alpha, beta != 1.
+template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS>
+void checkGemmPanels() {
+  auto a = randomVector(M * K, 4), b = randomVector(K * N, 5),
+       bias = randomVector(BRS ? M * N : N, 6);
+  std::vector<float> bp(packed_floats(K, N), NAN), c(M * N, NAN), ref(M * N);
+  for (int64_t k = 0; k < K; ++k)
+    for (int64_t j = 0; j < (N + kPanelPad - 1) / kPanelPad * kPanelPad; ++j)
+      bp[packed_at<K, kPanelPad>(k, j)] = j < N ? b[k * N + j] : 0.0f;
+  gemm_panels<M, N, K, BRS, BCS, true>(a.data(), bp.data(), bias.data(), 0.5f,
+                                       2.0f, c.data(), identity{});
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j) {
+      double s = 0;
+      for (int64_t k = 0; k < K; ++k)
+        s += double(a[i * K + k]) * b[k * N + j];
+      ref[i * N + j] = float(0.5 * s + 2.0 * bias[i * BRS + j * BCS]);
+    }
+  expectClose(c, ref, "gemm_panels");
+}
+
+// Register panels inside the compiler's 32-column panels, the last one
+// partial (its bias along the row finished lane by lane), depth blocks.
+TEST(GemmPacked, CompilerPanels) {
+  checkGemmPanels<1, kPanelPad, 3, 0, 1>();
+  checkGemmPanels<kTileRows + 1, kPanelPad + kPanel + 3, 17, 0, 1>();
+  checkGemmPanels<4, 3 * kPanelPad - 1, kDepthBlock + 5, 0, 1>();
+  checkGemmPanels<kTileRows + 3, 2 * kPanelPad + 5, 33, 2 * kPanelPad + 5, 1>();
+  checkGemmPanels<32, 384, 128, 0, 1>(); // a transformer's QKV product
+}
+
 template <int64_t... Ms>
 void checkRowCuts(std::integer_sequence<int64_t, Ms...>) {
   (checkGemm<Ms + 1, kVecWidth + 1, 5, false>(), ...);

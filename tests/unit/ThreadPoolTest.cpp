@@ -112,6 +112,36 @@ TEST(ThreadedGemm, RowCutsAtPanels) {
   checkGemm<kTileRows + 3, 2, 4>();
 }
 
+/// gemm_panels() (B packed by the compiler) on threads against one.
+template <int64_t M, int64_t N, int64_t K> void checkGemmPanels() {
+  constexpr int64_t width = (N + kPanelPad - 1) / kPanelPad * kPanelPad;
+  auto a = randomVector(M * K, 1), bp = randomVector(K * width, 2),
+       bias = randomVector(N, 3);
+  static constexpr auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  std::vector<float> ref(M * N);
+  gemm_panels<M, N, K, 0, 1, true>(a.data(), bp.data(), bias.data(), 0.5f, 2.0f,
+                                   ref.data(), relu);
+  auto check = [&](auto &par) {
+    std::vector<float> c(M * N, NAN);
+    gemm_panels<M, N, K, 0, 1, true>(par, a.data(), bp.data(), bias.data(), 0.5f,
+                                     2.0f, c.data(), relu);
+    expectSameBits(c, ref, "threaded gemm_panels");
+  };
+  in_turn<2> t2;
+  in_turn<3> t3;
+  check(t2);
+  check(t3);
+  check(thread_pool<2>::instance());
+}
+
+// Register panels, or row panels where there are more of those; the
+// partial last panel (its bias finished lane by lane) stays whole.
+TEST(ThreadedGemm, CompilerPanelsCut) {
+  checkGemmPanels<32, 384, 128>();
+  checkGemmPanels<kTileRows * 6 + 1, kPanelPad + 3, 40>();
+  checkGemmPanels<2, 2 * kPanelPad - 1, kDepthBlock + 9>();
+}
+
 TEST(ThreadedGemm, TransposedBCutsOutputs) {
   checkGemm<1, 10, 33, true>();
   checkGemm<2, 257, 40, true>();

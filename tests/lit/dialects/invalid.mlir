@@ -8,6 +8,22 @@ func.func @gemm_shapes(%a: tensor<2x3xf32>, %b: tensor<4x5xf32>) -> tensor<2x5xf
 
 // -----
 
+func.func @gemm_packed_shape(%a: tensor<2x3xf32>, %b: tensor<1x4x32xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{expects packed B [1, 3, 32]}}
+  %0 = kernel.gemm %a, %b {packed_b = true} : (tensor<2x3xf32>, tensor<1x4x32xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @gemm_packed_transposed(%a: tensor<3x2xf32>, %b: tensor<1x3x32xf32>) -> tensor<2x5xf32> {
+  // expected-error @+1 {{packs B only for an f32 product of untransposed operands}}
+  %0 = kernel.gemm %a, %b {packed_b = true, trans_a = true} : (tensor<3x2xf32>, tensor<1x3x32xf32>) -> tensor<2x5xf32>
+  return %0 : tensor<2x5xf32>
+}
+
+// -----
+
 func.func @view_size(%a: tensor<2x3xf32>) -> tensor<7xf32> {
   // expected-error @+1 {{cannot view 'tensor<2x3xf32>' as 'tensor<7xf32>'}}
   %0 = kernel.view %a : (tensor<2x3xf32>) -> tensor<7xf32>
