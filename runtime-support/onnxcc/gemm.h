@@ -16,12 +16,13 @@
 // per epilogue: generated code calls it with constants, and its compile
 // time no longer grows with the number of distinct layer shapes.
 // B' = B^T (N x K, PyTorch's Linear): one dot product per output, and so
-// is a matrix times a column vector (B = x, K x 1: gemv_rows()).
+// is a matrix times a column vector (B = x, K x 1: gemv_rows()); a vector
+// of outputs at a time (dot_group()).
 //
 // gemm(par, ...) splits C across par's threads (parallel.h): whole column
 // pairs of vectors when C has more of them than row panels, else whole row
-// panels (rows, for a column vector). Each output is computed as in gemm(...) alone, so the result does
-// not depend on the thread count.
+// panels; dot products by whole dot groups. Each output is computed as in
+// gemm(...) alone, so the result does not depend on the thread count.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_H
@@ -350,30 +351,78 @@ ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
     }
 }
 
-/// dot(A'(i, :), B[j, :]) for the transposed-B form.
+/// dot(A'(i, :), B[j, :]) for the transposed-B form, one multiply-add at
+/// a time: a transposed A, and the scalar path.
 template <int64_t M, int64_t K, bool TA>
 ONNXCC_INLINE float dot_row(const float *A, const float *Bj, int64_t i) {
-  int64_t k = 0;
   float s = 0.0f;
-#if ONNXCC_HAS_SIMD
-  if (!TA) {
-    const float *Ai = A + i * K;
-    vfloat acc0(0.0f), acc1(0.0f);
-    for (; k + 2 * kVecWidth <= K; k += 2 * kVecWidth) {
-      acc0 = xsimd::fma(vfloat::load_unaligned(Ai + k),
-                        vfloat::load_unaligned(Bj + k), acc0);
-      acc1 = xsimd::fma(vfloat::load_unaligned(Ai + k + kVecWidth),
-                        vfloat::load_unaligned(Bj + k + kVecWidth), acc1);
-    }
-    for (; k + kVecWidth <= K; k += kVecWidth)
-      acc0 = xsimd::fma(vfloat::load_unaligned(Ai + k),
-                        vfloat::load_unaligned(Bj + k), acc0);
-    s = xsimd::hadd(acc0 + acc1);
-  }
-#endif
-  for (; k < K; ++k)
+  for (int64_t k = 0; k < K; ++k)
     s += a_at<M, K, TA>(A, i, k) * Bj[k];
   return s;
+}
+
+#if ONNXCC_HAS_SIMD
+/// Outputs computed together by dot_group(): one per vector lane.
+constexpr int64_t kDotGroup = kVecWidth;
+
+/// The dot products of `a` (K floats) with the kDotGroup rows rows[c] (K
+/// floats each), as one vector of sums: one accumulator per row along k,
+/// so kDotGroup independent chains hide the FMA latency, then a single
+/// horizontal add of them all (xsimd::haddp), then the k past the last
+/// whole vector. A horizontal add per product cost more than the
+/// products themselves at K = 64 (an LSTM's recurrent step).
+template <int64_t K>
+ONNXCC_INLINE vfloat dot_group(const float *a,
+                               const float *const (&rows)[kDotGroup]) {
+  constexpr int64_t kVectors = K / kVecWidth * kVecWidth;
+  vfloat acc[kDotGroup];
+  for (int c = 0; c < kDotGroup; ++c)
+    acc[c] = vfloat(0.0f);
+  for (int64_t k = 0; k < kVectors; k += kVecWidth) {
+    const vfloat av = vfloat::load_unaligned(a + k);
+    for (int c = 0; c < kDotGroup; ++c)
+      acc[c] = xsimd::fma(av, vfloat::load_unaligned(rows[c] + k), acc[c]);
+  }
+  vfloat s = xsimd::haddp(acc);
+  if constexpr (kVectors < K) {
+    alignas(64) float lanes[kDotGroup];
+    s.store_aligned(lanes);
+    for (int c = 0; c < kDotGroup; ++c)
+      for (int64_t k = kVectors; k < K; ++k)
+        lanes[c] += a[k] * rows[c][k];
+    s = vfloat::load_aligned(lanes);
+  }
+  return s;
+}
+
+/// Stores dot_group()'s sums for outputs at `out`, out + 1, ... (`n` of
+/// them, at most kDotGroup) with their last step; the bias of the first is
+/// at `at` and steps by `step` (0 or 1). A whole group finishes as a
+/// vector, a partial one lane by lane.
+template <bool HasBias, typename Epi>
+ONNXCC_INLINE void finish_group(vfloat s, int64_t n, const float *bias,
+                                int64_t at, int64_t step, float alpha,
+                                float beta, float *out, Epi epi) {
+  if (n == kDotGroup) {
+    finish_vec<HasBias>(s, bias, at, step != 0, alpha, beta, epi)
+        .store_unaligned(out);
+    return;
+  }
+  alignas(64) float lanes[kDotGroup];
+  s.store_aligned(lanes);
+  for (int64_t c = 0; c < n; ++c)
+    out[c] = finish<HasBias>(lanes[c], bias, at + c * step, alpha, beta, epi);
+}
+#else
+constexpr int64_t kDotGroup = 1;
+#endif
+
+/// Outputs [lo, hi) of `total` cut into whole dot groups from 0, so that
+/// every output keeps its group and lane whatever the thread count.
+ONNXCC_INLINE part group_part(int64_t total, int t, int T) {
+  const part g = split((total + kDotGroup - 1) / kDotGroup, t, T);
+  const int64_t hi = g.hi * kDotGroup;
+  return {g.lo * kDotGroup, hi < total ? hi : total};
 }
 
 /// Rows [ib, ie) x columns [jb, je) of C = A' * B. A block that does not
@@ -421,44 +470,8 @@ ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
                              beta, C, ib, ie, jb, je, epi);
 }
 
-#if ONNXCC_HAS_SIMD
-/// dot_row() for four rows of B at once (Bj, Bj + K, ...): each vector of
-/// A loaded once for four products, and eight independent accumulators
-/// where one dot has two, so a matrix-vector product (a classifier's
-/// last layers at batch 1) runs at the FMA units' rate, not their
-/// latency's. Each column takes dot_row()'s operations in its order, so
-/// the bits do not depend on which columns are grouped (thread splits).
-template <int64_t K>
-ONNXCC_INLINE void dot_rows4(const float *Ai, const float *Bj, float (&s)[4]) {
-  vfloat acc[4][2];
-  for (int c = 0; c < 4; ++c)
-    acc[c][0] = acc[c][1] = vfloat(0.0f);
-  constexpr int64_t kPairs = K / (2 * kVecWidth) * (2 * kVecWidth);
-  constexpr int64_t kVectors = K / kVecWidth * kVecWidth;
-  for (int64_t k = 0; k < kPairs; k += 2 * kVecWidth) {
-    const vfloat a0 = vfloat::load_unaligned(Ai + k);
-    const vfloat a1 = vfloat::load_unaligned(Ai + k + kVecWidth);
-    for (int c = 0; c < 4; ++c) {
-      acc[c][0] = xsimd::fma(a0, vfloat::load_unaligned(Bj + c * K + k), acc[c][0]);
-      acc[c][1] = xsimd::fma(
-          a1, vfloat::load_unaligned(Bj + c * K + k + kVecWidth), acc[c][1]);
-    }
-  }
-  if constexpr (kVectors > kPairs) { // dot_row()'s one lone vector
-    const vfloat a0 = vfloat::load_unaligned(Ai + kPairs);
-    for (int c = 0; c < 4; ++c)
-      acc[c][0] = xsimd::fma(a0, vfloat::load_unaligned(Bj + c * K + kPairs),
-                             acc[c][0]);
-  }
-  for (int c = 0; c < 4; ++c) {
-    s[c] = xsimd::hadd(acc[c][0] + acc[c][1]);
-    for (int64_t k = kVectors; k < K; ++k)
-      s[c] += Ai[k] * Bj[c * K + k];
-  }
-}
-#endif
-
-/// Outputs [jb, je) of every row of the transposed-B form.
+/// Outputs [jb, je) of every row of the transposed-B form; jb is a
+/// multiple of kDotGroup (group_part()).
 template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
           bool HasBias, typename Epi>
 inline void gemm_dots(const float *ONNXCC_RESTRICT A,
@@ -466,49 +479,52 @@ inline void gemm_dots(const float *ONNXCC_RESTRICT A,
                       float alpha, float beta, float *ONNXCC_RESTRICT C,
                       int64_t jb, int64_t je, Epi epi) {
   for (int64_t i = 0; i < M; ++i) {
-    int64_t j = jb;
 #if ONNXCC_HAS_SIMD
-    if constexpr (!TA && K >= 2 * kVecWidth)
-      for (; j + 4 <= je; j += 4) {
-        float s[4];
-        dot_rows4<K>(A + i * K, B + j * K, s);
-        for (int c = 0; c < 4; ++c)
-          C[i * N + j + c] = finish<HasBias>(
-              s[c], bias, i * BRS + (j + c) * BCS, alpha, beta, epi);
+    if constexpr (!TA) {
+      for (int64_t j = jb; j < je; j += kDotGroup) {
+        const float *rows[kDotGroup]; // past N: the last row again, unused
+        for (int64_t c = 0; c < kDotGroup; ++c)
+          rows[c] = B + (j + c < N ? j + c : N - 1) * K;
+        const int64_t n = je - j < kDotGroup ? je - j : kDotGroup;
+        finish_group<HasBias>(dot_group<K>(A + i * K, rows), n, bias,
+                              i * BRS + j * BCS, BCS, alpha, beta,
+                              C + i * N + j, epi);
       }
+      continue;
+    }
 #endif
-    for (; j < je; ++j)
+    for (int64_t j = jb; j < je; ++j)
       C[i * N + j] = finish<HasBias>(dot_row<M, K, TA>(A, B + j * K, i), bias,
                                      i * BRS + j * BCS, alpha, beta, epi);
   }
 }
 
 /// Rows [ib, ie) of C = A * x for a column vector x (N = 1, neither
-/// operand transposed). x's one column is contiguous, as a row of B' is,
-/// so each output is dot_row()'s product, four rows of A at a time
-/// against the one x (dot_rows4() with the operands' roles swapped). The
-/// blocked kernel's tiles are a vector of columns wide, and ran this
-/// shape (a squeeze-excitation block's 1x1 convolution over a 1x1 map)
-/// one scalar multiply-add after another.
+/// operand transposed; ib a multiple of kDotGroup). x's one column is
+/// contiguous, as a row of B' is, so each output is a dot product: rows
+/// of A in dot groups against the one x. The blocked kernel's tiles are a
+/// vector of columns wide, and ran this shape (a squeeze-excitation
+/// block's 1x1 convolution over a 1x1 map) one scalar multiply-add after
+/// another.
 template <int64_t M, int64_t K, int64_t BRS, bool HasBias, typename Epi>
 inline void gemv_rows(const float *ONNXCC_RESTRICT A,
                       const float *ONNXCC_RESTRICT x, const float *bias,
                       float alpha, float beta, float *ONNXCC_RESTRICT C,
                       int64_t ib, int64_t ie, Epi epi) {
-  int64_t i = ib;
 #if ONNXCC_HAS_SIMD
-  if constexpr (K >= 2 * kVecWidth)
-    for (; i + 4 <= ie; i += 4) {
-      float s[4];
-      dot_rows4<K>(x, A + i * K, s);
-      for (int c = 0; c < 4; ++c)
-        C[i + c] =
-            finish<HasBias>(s[c], bias, (i + c) * BRS, alpha, beta, epi);
-    }
-#endif
-  for (; i < ie; ++i)
+  for (int64_t i = ib; i < ie; i += kDotGroup) {
+    const float *rows[kDotGroup]; // past M: the last row again, unused
+    for (int64_t c = 0; c < kDotGroup; ++c)
+      rows[c] = A + (i + c < M ? i + c : M - 1) * K;
+    const int64_t n = ie - i < kDotGroup ? ie - i : kDotGroup;
+    finish_group<HasBias>(dot_group<K>(x, rows), n, bias, i * BRS, BRS, alpha,
+                          beta, C + i, epi);
+  }
+#else
+  for (int64_t i = ib; i < ie; ++i)
     C[i] = finish<HasBias>(dot_row<1, K, false>(x, A + i * K, 0), bias,
                            i * BRS, alpha, beta, epi);
+#endif
 }
 
 /// Whether gemm() of this form is gemv_rows().
@@ -538,11 +554,11 @@ inline void gemm_part(const float *ONNXCC_RESTRICT A,
                       float alpha, float beta, float *ONNXCC_RESTRICT C,
                       int t, int T, Epi epi) {
   if constexpr (kIsGemv<N, TA, TB>) {
-    const part p = split(M, t, T);
+    const part p = group_part(M, t, T);
     gemv_rows<M, K, BRS, HasBias>(A, B, bias, alpha, beta, C, p.lo, p.hi, epi);
     return;
   } else if constexpr (TB) {
-    const part p = split(N, t, T);
+    const part p = group_part(N, t, T);
     gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, p.lo,
                                               p.hi, epi);
     return;
