@@ -31,18 +31,29 @@ void expectClose(const std::vector<float> &got, const std::vector<float> &ref,
         << what << " index " << i << ": got " << got[i] << ", expected " << ref[i];
 }
 
+/// The reference product in double: sum over k of A[i][k] * B'[k][j],
+/// B' = B ([K, N]) or, with TB, B^T (B [N, K]); element (i, j) at i * N + j.
+template <int64_t M, int64_t N, int64_t K, bool TB = false>
+std::vector<double> naiveProduct(const std::vector<float> &a,
+                                 const std::vector<float> &b) {
+  std::vector<double> s(M * N, 0.0);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      for (int64_t k = 0; k < K; ++k)
+        s[i * N + j] += double(a[i * K + k]) * (TB ? b[j * K + k] : b[k * N + j]);
+  return s;
+}
+
 template <int64_t M, int64_t N, int64_t K, bool TB> void checkGemm() {
   auto a = randomVector(M * K, 1), b = randomVector(K * N, 2), bias = randomVector(N, 3);
   std::vector<float> c(M * N), ref(M * N);
   gemm<M, N, K, false, TB, 0, 1, true>(a.data(), b.data(), bias.data(), 1.0f, 1.0f,
                                        c.data(), [](auto v) { return vmax(v, decltype(v)(0.0f)); });
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      double s = bias[j];
-      for (int64_t k = 0; k < K; ++k)
-        s += double(a[i * K + k]) * (TB ? b[j * K + k] : b[k * N + j]);
-      ref[i * N + j] = s > 0 ? float(s) : 0.0f;
-    }
+  auto s = naiveProduct<M, N, K, TB>(a, b);
+  for (int64_t i = 0; i < M * N; ++i) {
+    double v = s[i] + bias[i % N];
+    ref[i] = v > 0 ? float(v) : 0.0f;
+  }
   expectClose(c, ref, "gemm");
 }
 
@@ -62,13 +73,9 @@ template <int64_t M, int64_t N, int64_t K> void checkGemmRowBias() {
   std::vector<float> c(M * N, NAN), ref(M * N);
   gemm<M, N, K, false, false, 1, 0, true>(a.data(), b.data(), bias.data(), 0.5f,
                                           2.0f, c.data(), identity{});
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      double s = 0;
-      for (int64_t k = 0; k < K; ++k)
-        s += double(a[i * K + k]) * b[k * N + j];
-      ref[i * N + j] = float(0.5 * s + 2.0 * bias[i]);
-    }
+  auto s = naiveProduct<M, N, K>(a, b);
+  for (int64_t i = 0; i < M * N; ++i)
+    ref[i] = float(0.5 * s[i] + 2.0 * bias[i / N]);
   expectClose(c, ref, "gemm, bias per row");
 }
 
@@ -115,33 +122,18 @@ TEST(Gemm, DepthBlockEdges) {
   checkGemm<2, 5, 0, false>();      // no depth: bias and epilogue alone
 }
 
-/// A matrix times a column vector (gemv_rows) with a bias per row, as a
-/// 1x1 convolution over a 1x1 map has: against a double-precision sum.
-template <int64_t M, int64_t K> void checkGemv() {
-  auto a = randomVector(M * K, 4), x = randomVector(K, 5), bias = randomVector(M, 6);
-  std::vector<float> c(M, NAN), ref(M);
-  gemm<M, 1, K, false, false, 1, 0, true>(a.data(), x.data(), bias.data(), 0.5f,
-                                          2.0f, c.data(), identity{});
-  for (int64_t i = 0; i < M; ++i) {
-    double s = 0;
-    for (int64_t k = 0; k < K; ++k)
-      s += double(a[i * K + k]) * x[k];
-    ref[i] = float(0.5 * s + 2.0 * bias[i]);
-  }
-  expectClose(c, ref, "gemv");
-}
-
-// Rows in fours and a tail of one to three; depths below a vector pair
-// (one dot at a time), at it, one past it, with a lone vector and a
-// scalar tail, and an SE block's 576.
+// A matrix times a column vector (N = 1: gemv_rows), as a 1x1 convolution
+// over a 1x1 map has: rows in whole dot groups and a partial last one,
+// depths below a vector (the scalar tail alone), at it, past it, and an SE
+// block's 576.
 TEST(Gemm, ColumnVectorEdges) {
-  checkGemv<1, kBelowVec>();
-  checkGemv<3, 2 * kVecWidth - 1>();
-  checkGemv<4, 2 * kVecWidth>();
-  checkGemv<5, 2 * kVecWidth + 1>();
-  checkGemv<7, 3 * kVecWidth + 5>();
-  checkGemv<kTileRows + 3, 64>();
-  checkGemv<144, 576>();
+  checkGemmRowBias<1, 1, kBelowVec>();
+  checkGemmRowBias<3, 1, 2 * kVecWidth - 1>();
+  checkGemmRowBias<kVecWidth, 1, 2 * kVecWidth>();
+  checkGemmRowBias<kVecWidth + 1, 1, 2 * kVecWidth + 1>();
+  checkGemmRowBias<7, 1, 3 * kVecWidth + 5>();
+  checkGemmRowBias<kTileRows + 3, 1, 64>();
+  checkGemmRowBias<144, 1, 576>();
   checkGemm<6, 1, 2 * kVecWidth + 3, false>(); // the bias broadcast along rows
 }
 
@@ -154,13 +146,11 @@ template <int64_t M, int64_t N, int64_t K> void checkGemmPacked() {
       bp[packed_at<K>(k, j)] = b[k * N + j];
   gemm_packed<M, N, K, 1, true>(a.data(), bp.data(), bias.data(), c.data(),
                                 [](auto v) { return vmax(v, decltype(v)(0.0f)); });
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      double s = bias[i];
-      for (int64_t k = 0; k < K; ++k)
-        s += double(a[i * K + k]) * b[k * N + j];
-      ref[i * N + j] = s > 0 ? float(s) : 0.0f;
-    }
+  auto s = naiveProduct<M, N, K>(a, b);
+  for (int64_t i = 0; i < M * N; ++i) {
+    double v = s[i] + bias[i / N];
+    ref[i] = v > 0 ? float(v) : 0.0f;
+  }
   expectClose(c, ref, "gemm_packed");
 }
 
@@ -188,13 +178,10 @@ void checkGemmPanels() {
       bp[packed_at<K, kPanelPad>(k, j)] = j < N ? b[k * N + j] : 0.0f;
   gemm_panels<M, N, K, BRS, BCS, true>(a.data(), bp.data(), bias.data(), 0.5f,
                                        2.0f, c.data(), identity{});
+  auto s = naiveProduct<M, N, K>(a, b);
   for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j) {
-      double s = 0;
-      for (int64_t k = 0; k < K; ++k)
-        s += double(a[i * K + k]) * b[k * N + j];
-      ref[i * N + j] = float(0.5 * s + 2.0 * bias[i * BRS + j * BCS]);
-    }
+    for (int64_t j = 0; j < N; ++j)
+      ref[i * N + j] = float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]);
   expectClose(c, ref, "gemm_panels");
 }
 

@@ -6,13 +6,11 @@ of 300 columns (large enough for --threads to split), a Gemm with transB,
 alpha and beta (its [N, K] weights transposed at compile time, then
 packed), and a MatMul of 33 columns, left row-major (padded to 64, its
 weights would double); onnxruntime computes the references."""
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+from reference_data import save_with_references
 
 out = sys.argv[1]
 rng = np.random.default_rng(11)
@@ -38,16 +36,6 @@ graph = helper.make_graph(
     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32, 40])],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 33])], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.checker.check_model(model)
-os.makedirs(out, exist_ok=True)
-onnx.save(model, os.path.join(out, "model.onnx"))
-session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-for i in range(2):
-    x = rng.standard_normal((32, 40)).astype(np.float32)
-    (y,) = session.run(None, {"x": x})
-    d = os.path.join(out, f"test_data_set_{i}")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
-    with open(os.path.join(d, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+save_with_references(
+    out, model,
+    [rng.standard_normal((32, 40)).astype(np.float32) for _ in range(2)])

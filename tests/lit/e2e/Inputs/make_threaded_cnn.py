@@ -5,13 +5,11 @@ copy per thread), a 1x1 (the product alone), a 3x3 stride-1 one of 32
 channels (Winograd: transforms by channel, whole GEMMs per thread), a 3x3
 average pool, a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
-import os
 import sys
 
 import numpy as np
-import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
+from reference_data import save_with_references
 
 out = sys.argv[1]
 rng = np.random.default_rng(7)
@@ -51,16 +49,6 @@ graph = helper.make_graph(
     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 48, 56, 56])],
     [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])], inits)
 model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-onnx.checker.check_model(model)
-os.makedirs(out, exist_ok=True)
-onnx.save(model, os.path.join(out, "model.onnx"))
-session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
-for i in range(2):
-    x = rng.standard_normal((1, 48, 56, 56)).astype(np.float32)
-    (y,) = session.run(None, {"x": x})
-    d = os.path.join(out, f"test_data_set_{i}")
-    os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "input_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(x, "x").SerializeToString())
-    with open(os.path.join(d, "output_0.pb"), "wb") as f:
-        f.write(numpy_helper.from_array(y, "y").SerializeToString())
+save_with_references(
+    out, model,
+    [rng.standard_normal((1, 48, 56, 56)).astype(np.float32) for _ in range(2)])
