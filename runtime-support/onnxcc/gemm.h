@@ -367,10 +367,41 @@ ONNXCC_INLINE float dot_row(const float *A, const float *Bj, int64_t i) {
 /// Outputs computed together by dot_group(): one per vector lane.
 constexpr int64_t kDotGroup = kVecWidth;
 
+/// One vector whose lane c is the sum of acc[c]'s lanes: xsimd::haddp,
+/// except with AVX-512, where xsimd 8.1's haddp scrambles lanes (it gave
+/// wrong dot products on the first AVX-512 machine this ran on). There a
+/// four-step fold, each step adding the two halves of a pair of vectors,
+/// leaves lane 4q + m holding row 4m + q of its input order, so the rows
+/// go in transposed and come out in place.
+ONNXCC_INLINE vfloat sum_lanes(const vfloat (&acc)[kDotGroup]) {
+#if defined(__AVX512F__)
+  __m512 s[8], u[4], v[2];
+  for (int i = 0; i < 8; ++i) { // 16 rows -> 8: 256-bit halves
+    const int a = 2 * i, b = 2 * i + 1;
+    const __m512 x = acc[a % 4 * 4 + a / 4], y = acc[b % 4 * 4 + b / 4];
+    s[i] = _mm512_add_ps(_mm512_shuffle_f32x4(x, y, _MM_SHUFFLE(1, 0, 1, 0)),
+                         _mm512_shuffle_f32x4(x, y, _MM_SHUFFLE(3, 2, 3, 2)));
+  }
+  for (int i = 0; i < 4; ++i) // 8 -> 4: 128-bit quarters
+    u[i] = _mm512_add_ps(
+        _mm512_shuffle_f32x4(s[2 * i], s[2 * i + 1], _MM_SHUFFLE(2, 0, 2, 0)),
+        _mm512_shuffle_f32x4(s[2 * i], s[2 * i + 1], _MM_SHUFFLE(3, 1, 3, 1)));
+  for (int i = 0; i < 2; ++i) // 4 -> 2: pairs of lanes
+    v[i] = _mm512_add_ps(
+        _mm512_shuffle_ps(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(1, 0, 1, 0)),
+        _mm512_shuffle_ps(u[2 * i], u[2 * i + 1], _MM_SHUFFLE(3, 2, 3, 2)));
+  return _mm512_add_ps( // 2 -> 1: single lanes
+      _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(2, 0, 2, 0)),
+      _mm512_shuffle_ps(v[0], v[1], _MM_SHUFFLE(3, 1, 3, 1)));
+#else
+  return xsimd::haddp(acc);
+#endif
+}
+
 /// The dot products of `a` (K floats) with the kDotGroup rows rows[c] (K
 /// floats each), as one vector of sums: one accumulator per row along k,
 /// so kDotGroup independent chains hide the FMA latency, then a single
-/// horizontal add of them all (xsimd::haddp), then the k past the last
+/// horizontal add of them all (sum_lanes()), then the k past the last
 /// whole vector. A horizontal add per product cost more than the
 /// products themselves at K = 64 (an LSTM's recurrent step).
 template <int64_t K>
@@ -385,7 +416,7 @@ ONNXCC_INLINE vfloat dot_group(const float *a,
     for (int c = 0; c < kDotGroup; ++c)
       acc[c] = xsimd::fma(av, vfloat::load_unaligned(rows[c] + k), acc[c]);
   }
-  vfloat s = xsimd::haddp(acc);
+  vfloat s = sum_lanes(acc);
   if constexpr (kVectors < K) {
     alignas(64) float lanes[kDotGroup];
     s.store_aligned(lanes);
