@@ -317,11 +317,24 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
                         row["sklearn_median_ns"] = ns
                         row["sklearn_ratio"] = ns / t["onnxcc_median_ns"]
                 rows.append(row)
+                if mismatched(row):
+                    print(f"bench: {name} batch {actual} threads {threads}: outputs differ from "
+                          f"ORT's by {row['largest_relative_difference']:.3g} (relative)",
+                          file=sys.stderr)
                 print(f"{name} batch {actual} threads {threads}: onnxcc {t['onnxcc_median_ns']/1e3:.3f} us, "
                       f"ORT {t['ort_median_ns']/1e3:.3f} us, ratio {row['ratio']:.1f}x", file=sys.stderr)
             if not info["dynamic_batch"]:
                 break
     return rows
+
+
+# Largest |onnxcc - ORT| / (1 + |ORT|) over the outputs (bench_main.cpp)
+# above which a row's timing is of code that computes the wrong answer.
+MISMATCH = 1e-3
+
+
+def mismatched(row):
+    return row.get("largest_relative_difference", 0) > MISMATCH
 
 
 def fmt_us(ns):
@@ -407,7 +420,7 @@ def write_report(rows, args, out_base, peak):
               f"({100 * r['onnxcc_gflops'] / peak['gflops']:.0f}% / {100 * r['ort_gflops'] / peak['gflops']:.0f}%)"
               if r.get("onnxcc_gflops") else "–")
         lines.append(
-            f"| {r['model']} | {r['batch']} | {r['threads']} | {fmt_us(r['onnxcc_median_ns'])} "
+            f"| {r['model']}{' (**outputs differ from ORT**)' if mismatched(r) else ''} | {r['batch']} | {r['threads']} | {fmt_us(r['onnxcc_median_ns'])} "
             f"({fmt_us(r['onnxcc_p90_ns'])}) | {fmt_us(r['ort_median_ns'])} ({fmt_us(r['ort_p90_ns'])}) "
             f"| {r['ratio']:.2f}× | {fmt_us(r['onnxcc_ctypes_median_ns'])} | {gf} | {sk} "
             f"| {r['text_bytes']:,} B | {r['weight_bytes']:,} B "
@@ -465,6 +478,10 @@ def main():
                 rows += bench_model(os.path.basename(model_dir), model_dir, args, lib, sklearn_timer)
     os.makedirs(args.out, exist_ok=True)
     write_report(rows, args, os.path.join(args.out, f"{datetime.date.today()}-{args.label}"), peak)
+    bad = sorted({r["model"] for r in rows if mismatched(r)})
+    if bad:
+        sys.exit(f"bench: outputs differ from ORT's by more than {MISMATCH} (relative) for "
+                 f"{', '.join(bad)}: their timings are of wrong code")
 
 
 if __name__ == "__main__":
