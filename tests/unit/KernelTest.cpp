@@ -412,6 +412,21 @@ TEST(Conv, ImplicitGemmMatchesDirect) {
   checkConv<conv_shape<1, 4, 7, 7, kTileRows + 4, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>, A>();
 }
 
+// Rows of at most half a vector share a spot, a half each: an even and an
+// odd number of rows (the last spot's second half repeats its row), rows
+// of exactly half a vector and of one column, one column past half (a row
+// per spot again), and a stride-2 layer whose output rows are half a
+// vector. The scalar path has no halves and runs them one row a spot.
+TEST(Conv, ImplicitGemmTwoRowSpotsMatchDirect) {
+  constexpr int64_t V = kVecWidth, H = V >= 2 ? V / 2 : 1;
+  constexpr auto A = conv_algo::implicit_gemm;
+  checkConv<conv_shape<1, 3, H, H, 5, 3, 3, H, H, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 5, H, kTileRows + 1, 3, 3, 5, H, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 4, 6, 1, 3, 3, 3, 6, 1, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 7, H + 1, 4, 3, 3, 7, H + 1, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<2, 3, 9, V, 4, 3, 3, 5, H, 2, 2, 1, 1, 1, 1, 1>, A>();
+}
+
 // Strided: the planes hold each padded row as SW column phases. Stride 2
 // with odd and even padding (deinterleaved rows), images wider than the
 // windows reach (the last column unread), rows narrower than a vector and
