@@ -59,67 +59,73 @@ ONNXCC_INLINE constexpr int64_t packed_at(int64_t k, int64_t j) {
 
 /// R rows of C at (i, j) from `bp`, column j's depth 0 in its panel of
 /// Width columns, over one depth block; only the first `cols` columns are
-/// stored (the last panel's). The bias of output (i, j) is at i * BRS +
-/// j * BCS.
-template <int R, int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
-          int64_t BCS, bool HasBias, typename Epi>
+/// stored (the last panel's). NV vectors a row: 2, or 1 for a last panel
+/// of at most one vector's columns, whose other vector would multiply the
+/// zero padding (a Winograd product over a 7x7 map's 16 tiles did that
+/// for half its multiply-adds under AVX-512). The bias of output (i, j) is
+/// at i * BRS + j * BCS.
+template <int R, int NV, int64_t M, int64_t N, int64_t K, int64_t Width,
+          int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
 ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
                                const float *bias, float alpha, float beta,
                                float *C, int64_t i, int64_t j, int64_t cols,
                                depth d, Epi epi) {
   const int64_t k1 = d.k1 < K ? d.k1 : K;
 #if ONNXCC_HAS_SIMD
-  vfloat acc[R][2];
+  constexpr int64_t kCols = NV * kVecWidth;
+  vfloat acc[R][NV];
   for (int r = 0; r < R; ++r) {
     const float *c = C + (i + r) * N + j;
     if (d.first) {
-      acc[r][0] = acc[r][1] = vfloat(0.0f);
-    } else if (cols == kPanel) {
-      acc[r][0] = vfloat::load_unaligned(c);
-      acc[r][1] = vfloat::load_unaligned(c + kVecWidth);
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = vfloat(0.0f);
+    } else if (cols == kCols) {
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = vfloat::load_unaligned(c + v * kVecWidth);
     } else { // the last panel's partial sums, lane by lane
-      alignas(64) float lanes[kPanel];
-      for (int64_t l = 0; l < kPanel; ++l)
+      alignas(64) float lanes[kCols];
+      for (int64_t l = 0; l < kCols; ++l)
         lanes[l] = l < cols ? c[l] : 0.0f;
-      acc[r][0] = vfloat::load_aligned(lanes);
-      acc[r][1] = vfloat::load_aligned(lanes + kVecWidth);
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = vfloat::load_aligned(lanes + v * kVecWidth);
     }
   }
   for (int64_t k = d.k0; k < k1; ++k) {
-    const vfloat b0 = vfloat::load_unaligned(bp + k * Width);
-    const vfloat b1 = vfloat::load_unaligned(bp + k * Width + kVecWidth);
+    vfloat b[NV];
+    for (int v = 0; v < NV; ++v)
+      b[v] = vfloat::load_unaligned(bp + k * Width + v * kVecWidth);
     for (int r = 0; r < R; ++r) {
       const vfloat a(A[(i + r) * K + k]);
-      acc[r][0] = xsimd::fma(a, b0, acc[r][0]);
-      acc[r][1] = xsimd::fma(a, b1, acc[r][1]);
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r) {
     float *c = C + (i + r) * N + j;
-    if (BCS != 0 && d.last && cols < kPanel) {
+    if (BCS != 0 && d.last && cols < kCols) {
       // A bias along the row ends at N: finish the last panel lane by lane.
-      alignas(64) float lanes[kPanel];
-      acc[r][0].store_aligned(lanes);
-      acc[r][1].store_aligned(lanes + kVecWidth);
+      alignas(64) float lanes[kCols];
+      for (int v = 0; v < NV; ++v)
+        acc[r][v].store_aligned(lanes + v * kVecWidth);
       for (int64_t l = 0; l < cols; ++l)
         c[l] = finish<HasBias>(lanes[l], bias, (i + r) * BRS + (j + l) * BCS,
                                alpha, beta, epi);
       continue;
     }
-    vfloat out[2];
-    for (int v = 0; v < 2; ++v)
+    vfloat out[NV];
+    for (int v = 0; v < NV; ++v)
       out[v] = d.last ? finish_vec<HasBias>(
                             acc[r][v], bias,
                             (i + r) * BRS + (j + v * kVecWidth) * BCS,
                             BCS != 0, alpha, beta, epi)
                       : acc[r][v];
-    if (cols == kPanel) {
-      out[0].store_unaligned(c);
-      out[1].store_unaligned(c + kVecWidth);
+    if (cols == kCols) {
+      for (int v = 0; v < NV; ++v)
+        out[v].store_unaligned(c + v * kVecWidth);
     } else {
-      alignas(64) float lanes[kPanel];
-      out[0].store_aligned(lanes);
-      out[1].store_aligned(lanes + kVecWidth);
+      alignas(64) float lanes[kCols];
+      for (int v = 0; v < NV; ++v)
+        out[v].store_aligned(lanes + v * kVecWidth);
       for (int64_t l = 0; l < cols; ++l)
         c[l] = lanes[l];
     }
@@ -149,6 +155,9 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
                               int64_t pb, int64_t pe, Epi epi) {
   static_assert(Width % kPanel == 0, "a register panel must not straddle two");
   constexpr int64_t kc = depth_block<K>(), nc = column_block<K>() / kPanel;
+  // Whether the last panel fills at most one vector (or all of N does).
+  constexpr bool kHalfPanel =
+      kPanel > kVecWidth && N % kPanel != 0 && N % kPanel <= kVecWidth;
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};
@@ -156,11 +165,15 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
       const int64_t pend = p0 + nc < pe ? p0 + nc : pe;
       auto panels = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
         for (int64_t p = p0; p < pend; ++p) {
-          const int64_t j = p * kPanel;
-          packed_tile<decltype(rows)::value, M, N, K, Width, BRS, BCS,
-                      HasBias>(A, Bp + packed_at<K, Width>(0, j), bias, alpha,
-                               beta, C, i, j, N - j < kPanel ? N - j : kPanel,
-                               d, epi);
+          const int64_t j = p * kPanel, cols = N - j < kPanel ? N - j : kPanel;
+          const float *bp = Bp + packed_at<K, Width>(0, j);
+          constexpr int R = decltype(rows)::value;
+          if (kHalfPanel && cols <= kVecWidth)
+            packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
+                A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
+          else
+            packed_tile<R, 2, M, N, K, Width, BRS, BCS, HasBias>(
+                A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
         }
       };
       for_row_tiles<M>(ib, ie, panels);

@@ -195,6 +195,19 @@ TEST(GemmPacked, CompilerPanels) {
   checkGemmPanels<32, 384, 128, 0, 1>(); // a transformer's QKV product
 }
 
+// A last panel of at most one vector's columns runs a one-vector tile:
+// exactly one vector (alone, and after whole panels, across depth blocks),
+// a partial vector, one column more (two vectors again), and under the
+// compiler's panels with a bias along the row.
+TEST(GemmPacked, OneVectorLastPanel) {
+  checkGemmPacked<kTileRows, kVecWidth, 9>();
+  checkGemmPacked<kTileRows + 3, kPanel + kVecWidth, kDepthBlock + 7>();
+  checkGemmPacked<5, 2 * kPanel + kVecWidth - 1, 11>();
+  checkGemmPacked<7, kPanel + kVecWidth + 1, 13>();
+  checkGemmPanels<kTileRows + 1, kPanelPad + kVecWidth, kDepthBlock + 3, 0, 1>();
+  checkGemmPanels<3, kPanelPad + kVecWidth - 2, 19, 0, 1>();
+}
+
 template <int64_t... Ms>
 void checkRowCuts(std::integer_sequence<int64_t, Ms...>) {
   (checkGemm<Ms + 1, kVecWidth + 1, 5, false>(), ...);
