@@ -174,6 +174,15 @@ TEST(Pool, TwoDimensionalEdges) {
              axis<kVecWidth + 4, kVecWidth, 3, 1, 0, 0, 2>>();
   checkPools<1, U, axis<3, 3, 1, 1, 0, 0, 1>,
              axis<kBelowVec + 4, kBelowVec, 3, 1, 0, 0, 2>>();
+  // Stride 2 read from the row's two column phases: an even window (2x2,
+  // the taps alternate phases), a 4-wide one over even padding, and a
+  // 3-wide one over odd padding with a ceil_mode window past the end.
+  checkPools<1, U, axis<4, 2, 2, 2, 0, 0, 1>,
+             axis<2 * kVecWidth + 4, kVecWidth + 2, 2, 2, 0, 0, 1>>();
+  checkPools<2, U, axis<5, 3, 4, 2, 2, 1, 1>,
+             axis<2 * kVecWidth + 5, kVecWidth + 3, 4, 2, 2, 1, 1>>();
+  checkPools<1, U, axis<6, 4, 3, 2, 1, 2, 1>,
+             axis<2 * kVecWidth + 6, kVecWidth + 4, 3, 2, 1, 2, 1>>();
 }
 
 // A NaN anywhere in a window wins, in the vector rows and the horizontal
@@ -190,6 +199,17 @@ TEST(Pool, MaxPoolNaNWins) {
       bool nan = (oh == 0 && ow <= 1) || (oh == 1 && ow == W - 2);
       EXPECT_EQ(std::isnan(y[oh * (W - 1) + ow]), nan) << oh << "," << ow;
     }
+}
+
+// The same at stride 2, a NaN in each column phase.
+TEST(Pool, MaxPoolNaNWinsAtStride2) {
+  constexpr int64_t W = 2 * kVecWidth + 25, OW = (W - 3) / 2 + 1;
+  std::vector<float> x(W, 1.0f), y(OW);
+  x[6] = NAN;         // even: windows 2 and 3
+  x[2 * 9 + 1] = NAN; // odd: window 9 only
+  max_pool<1, unit_axis, unit_axis, axis<W, OW, 3, 2, 0, 0, 1>>(x.data(), y.data());
+  for (int64_t ow = 0; ow < OW; ++ow)
+    EXPECT_EQ(std::isnan(y[ow]), ow == 2 || ow == 3 || ow == 9) << ow;
 }
 
 TEST(Pool, ThreeDimensional) {
