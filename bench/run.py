@@ -15,7 +15,10 @@ with the reason), and every batch (fixed-batch models run at their own):
   on the same inputs, after a warm-up, for at least --seconds each, at each
   thread count (ORT's intra-op threads; onnxcc's code compiled with
   --threads T);
-* checks that both sides' outputs agree, records median and p90 latency and
+* checks that both sides' outputs agree (a relative difference above
+  MISMATCH marks the row and makes the run exit 1 once the report is
+  written: a timing of wrong code is no result), records median and p90
+  latency and
   the ratio ORT / onnxcc, generated code size (.text of the model's object,
   weights apart), the weight bytes and the peak RSS of a process running
   only one side;
