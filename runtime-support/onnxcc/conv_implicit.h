@@ -196,12 +196,14 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
                                  int64_t o, int64_t s, Epi epi) {
   using I = implicit_shape<S>;
   int64_t in[NV], out[NV];
-  [[maybe_unused]] int64_t in2[NV], out2[NV]; // two-row spots only
+  [[maybe_unused]] int64_t in2[NV], out2[NV]; // two-row spots' second rows
   for (int v = 0; v < NV; ++v) {
     in[v] = I::row(s + v) * S::SH * I::kRow + I::col(s + v);
     out[v] = I::row(s + v) * S::OW + I::col(s + v);
-    in2[v] = I::row2(s + v) * S::SH * I::kRow;
-    out2[v] = I::row2(s + v) * S::OW;
+    if constexpr (I::kSpotRows == 2) {
+      in2[v] = I::row2(s + v) * S::SH * I::kRow;
+      out2[v] = I::row2(s + v) * S::OW;
+    }
   }
   const float *wo = w + o * S::Kdim;
 #if ONNXCC_HAS_SIMD

@@ -168,12 +168,15 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
           const int64_t j = p * kPanel, cols = N - j < kPanel ? N - j : kPanel;
           const float *bp = Bp + packed_at<K, Width>(0, j);
           constexpr int R = decltype(rows)::value;
-          if (kHalfPanel && cols <= kVecWidth)
-            packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
-                A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
-          else
-            packed_tile<R, 2, M, N, K, Width, BRS, BCS, HasBias>(
-                A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
+          if constexpr (kHalfPanel) { // only then the one-vector tile
+            if (cols <= kVecWidth) {
+              packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
+                  A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
+              continue;
+            }
+          }
+          packed_tile<R, 2, M, N, K, Width, BRS, BCS, HasBias>(
+              A, bp, bias, alpha, beta, C, i, j, cols, d, epi);
         }
       };
       for_row_tiles<M>(ib, ie, panels);

@@ -174,9 +174,9 @@ TEST(Pool, TwoDimensionalEdges) {
              axis<kVecWidth + 4, kVecWidth, 3, 1, 0, 0, 2>>();
   checkPools<1, U, axis<3, 3, 1, 1, 0, 0, 1>,
              axis<kBelowVec + 4, kBelowVec, 3, 1, 0, 0, 2>>();
-  // Stride 2 read from the row's two column phases: an even window (2x2,
-  // the taps alternate phases), a 4-wide one over even padding, and a
-  // 3-wide one over odd padding with a ceil_mode window past the end.
+  // Stride 2: an even window (2x2, its taps alternate even and odd
+  // columns), a 4-wide one over even padding, and a 3-wide one over odd
+  // padding with a ceil_mode window past the end.
   checkPools<1, U, axis<4, 2, 2, 2, 0, 0, 1>,
              axis<2 * kVecWidth + 4, kVecWidth + 2, 2, 2, 0, 0, 1>>();
   checkPools<2, U, axis<5, 3, 4, 2, 2, 1, 1>,
