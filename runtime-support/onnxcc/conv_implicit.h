@@ -222,7 +222,7 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
     for (int r = 0; r < R; ++r) {
       const vfloat a(wo[r * S::Kdim + k]);
       for (int v = 0; v < NV; ++v)
-        acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
+        acc[r][v] = vfma(a, b[v], acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r)

@@ -192,7 +192,7 @@ ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t at,
   vfloat v = vfloat(alpha) * acc;
   if (HasBias) {
     vfloat b = lanes ? vfloat::load_unaligned(bias + at) : vfloat(bias[at]);
-    v = xsimd::fma(vfloat(beta), b, v);
+    v = vfma(vfloat(beta), b, v);
   }
   return epi(v);
 }
@@ -226,7 +226,7 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
       vfloat av(*a[r]);
       a[r] += astep;
       for (int v = 0; v < NV; ++v)
-        acc[r][v] = xsimd::fma(av, bv[v], acc[r][v]);
+        acc[r][v] = vfma(av, bv[v], acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r)
@@ -269,7 +269,7 @@ ONNXCC_INLINE void tail_dots(const gemm_shape &g, const float *A,
     for (int64_t k = 0; k < kv; k += kVecWidth) {
       const vfloat bv = vfloat::load_unaligned(b + k);
       for (int r = 0; r < R; ++r)
-        acc[r] = xsimd::fma(vfloat::load_unaligned(a + r * g.K + k), bv, acc[r]);
+        acc[r] = vfma(vfloat::load_unaligned(a + r * g.K + k), bv, acc[r]);
     }
     for (int r = 0; r < R; ++r) {
       float s = xsimd::hadd(acc[r]);
@@ -414,7 +414,7 @@ ONNXCC_INLINE vfloat dot_group(const float *a,
   for (int64_t k = 0; k < kVectors; k += kVecWidth) {
     const vfloat av = vfloat::load_unaligned(a + k);
     for (int c = 0; c < kDotGroup; ++c)
-      acc[c] = xsimd::fma(av, vfloat::load_unaligned(rows[c] + k), acc[c]);
+      acc[c] = vfma(av, vfloat::load_unaligned(rows[c] + k), acc[c]);
   }
   vfloat s = sum_lanes(acc);
   if constexpr (kVectors < K) {

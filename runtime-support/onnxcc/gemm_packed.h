@@ -97,7 +97,7 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
     for (int r = 0; r < R; ++r) {
       const vfloat a(A[(i + r) * K + k]);
       for (int v = 0; v < NV; ++v)
-        acc[r][v] = xsimd::fma(a, b[v], acc[r][v]);
+        acc[r][v] = vfma(a, b[v], acc[r][v]);
     }
   }
   for (int r = 0; r < R; ++r) {

@@ -216,8 +216,8 @@ ONNXCC_INLINE float sum_contiguous(const float *ONNXCC_RESTRICT x, int64_t n) {
     vfloat v0 = vfloat::load_unaligned(x + i);
     vfloat v1 = vfloat::load_unaligned(x + i + kVecWidth);
     if constexpr (sq) {
-      a0 = xsimd::fma(v0, v0, a0);
-      a1 = xsimd::fma(v1, v1, a1);
+      a0 = vfma(v0, v0, a0);
+      a1 = vfma(v1, v1, a1);
     } else {
       a0 += v0;
       a1 += v1;

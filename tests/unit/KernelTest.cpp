@@ -57,6 +57,19 @@ template <int64_t M, int64_t N, int64_t K, bool TB> void checkGemm() {
   expectClose(c, ref, "gemm");
 }
 
+#if ONNXCC_HAS_SIMD && (defined(__FMA__) || defined(__aarch64__))
+// vfma() rounds once where the ISA has a fused multiply-add (SSE has none):
+// (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is
+// rounded first. xsimd 8.1's AVX-512 fma is a separate multiply and add.
+TEST(Vector, FmaRoundsOnce) {
+  const float a = 1.0f + std::ldexp(1.0f, -12), c = -(1.0f + std::ldexp(1.0f, -11));
+  alignas(64) float lanes[kVecWidth];
+  vfma(vfloat(a), vfloat(a), vfloat(c)).store_aligned(lanes);
+  for (int64_t l = 0; l < kVecWidth; ++l)
+    EXPECT_EQ(lanes[l], std::ldexp(1.0f, -24)) << "lane " << l;
+}
+#endif
+
 TEST(Gemm, VectorWidthEdges) {
   checkGemm<1, kBelowVec, 3, false>();
   checkGemm<3, kVecWidth, 5, false>();
