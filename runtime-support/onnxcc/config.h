@@ -62,13 +62,13 @@ using vfloat = xsimd::batch<float>;
 constexpr int64_t kVecWidth = static_cast<int64_t>(vfloat::size);
 
 /// a * b + c, rounded once. xsimd 8.1 has no AVX-512 fma: its generic
-/// `x * y + z` is fused by g++ only where its contraction sees it, and
-/// never by clang++, whose AVX-512 GEMM tiles ran a multiply and an add per
-/// step: resnet18 took 37 ms where fused it takes 29. Operands by reference:
-/// by value, g++ 12 kept a GEMM tile's accumulators on the stack. Other ISAs
-/// have xsimd's own fused form.
+/// `x * y + z` is contracted by g++ but not by clang++, whose AVX-512 GEMM
+/// tiles ran a multiply and an add per step: resnet18 took 37 ms where
+/// fused it takes 29. g++ keeps xsimd's form: around the intrinsic it left
+/// mobilenet_v2's row-major GEMM tiles 25% slower. By reference: by value,
+/// g++ 12 kept a tile's accumulators on the stack.
 ONNXCC_INLINE vfloat vfma(const vfloat &a, const vfloat &b, const vfloat &c) {
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && defined(__clang__)
   return _mm512_fmadd_ps(a, b, c);
 #else
   return xsimd::fma(a, b, c);

@@ -62,7 +62,9 @@ template <int64_t M, int64_t N, int64_t K, bool TB> void checkGemm() {
 // (1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 exactly, and 0 when the product is
 // rounded first. xsimd 8.1's AVX-512 fma is a separate multiply and add.
 TEST(Vector, FmaRoundsOnce) {
-  const float a = 1.0f + std::ldexp(1.0f, -12), c = -(1.0f + std::ldexp(1.0f, -11));
+  // volatile: folded at compile time, g++ rounds the product first.
+  volatile float va = 1.0f + std::ldexp(1.0f, -12), vc = -(1.0f + std::ldexp(1.0f, -11));
+  const float a = va, c = vc;
   alignas(64) float lanes[kVecWidth];
   vfma(vfloat(a), vfloat(a), vfloat(c)).store_aligned(lanes);
   for (int64_t l = 0; l < kVecWidth; ++l)
