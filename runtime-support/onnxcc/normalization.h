@@ -13,6 +13,7 @@
 #include "onnxcc/types.h"
 
 #include <limits>
+#include <type_traits>
 
 namespace onnxcc {
 namespace rt {
@@ -42,7 +43,68 @@ ONNXCC_INLINE void block_stats(const T *x, C eps, C &mean, C &inv_std) {
   }
 }
 
+#if ONNXCC_HAS_SIMD
+/// Sums of x[0..n) and of (x - c)^2 over it, two vectors of lanes each,
+/// then the lanes: a float row's chain of scalar adds let a 32 x 128
+/// LayerNormalization take 6 us.
+template <bool Square>
+ONNXCC_INLINE float lane_sum(const float *x, int64_t n, float c) {
+  const vfloat vc(c);
+  vfloat a0(0.0f), a1(0.0f);
+  const int64_t main = n / (2 * kVecWidth) * (2 * kVecWidth);
+  for (int64_t i = 0; i < main; i += 2 * kVecWidth) {
+    const vfloat v0 = vfloat::load_unaligned(x + i) - vc;
+    const vfloat v1 = vfloat::load_unaligned(x + i + kVecWidth) - vc;
+    if constexpr (Square) {
+      a0 = vfma(v0, v0, a0);
+      a1 = vfma(v1, v1, a1);
+    } else {
+      a0 += v0;
+      a1 += v1;
+    }
+  }
+  float s = xsimd::hadd(a0 + a1);
+  for (int64_t i = main; i < n; ++i)
+    s += Square ? (x[i] - c) * (x[i] - c) : x[i] - c;
+  return s;
+}
+
+template <int64_t N, bool Rms>
+ONNXCC_INLINE void block_stats(const float *x, float eps, float &mean,
+                               float &inv_std) {
+  if constexpr (N < 2 * kVecWidth) {
+    block_stats<N, Rms, float, float>(x, eps, mean, inv_std);
+  } else {
+    const float m = Rms ? 0.0f : lane_sum<false>(x, N, 0.0f) / float(N);
+    mean = m;
+    inv_std = 1.0f / std::sqrt(lane_sum<true>(x, N, m) / float(N) + eps);
+  }
+}
+#endif
+
 } // namespace detail
+
+#if ONNXCC_HAS_SIMD
+/// y = (x - m) * r * scale (+ bias) over one float row, vectors then the
+/// rest, each output rounded once as the scalar form does.
+template <int64_t Inner>
+ONNXCC_INLINE void normalize_row(const float *ONNXCC_RESTRICT x,
+                                 const float *ONNXCC_RESTRICT scale,
+                                 const float *ONNXCC_RESTRICT bias, float m,
+                                 float r, float *ONNXCC_RESTRICT y) {
+  constexpr int64_t kMain = Inner / kVecWidth * kVecWidth;
+  const vfloat vm(m), vr(r);
+  for (int64_t i = 0; i < kMain; i += kVecWidth) {
+    vfloat v = (vfloat::load_unaligned(x + i) - vm) * vr *
+               vfloat::load_unaligned(scale + i);
+    if (bias)
+      v += vfloat::load_unaligned(bias + i);
+    v.store_unaligned(y + i);
+  }
+  for (int64_t i = kMain; i < Inner; ++i)
+    y[i] = (x[i] - m) * r * scale[i] + (bias ? bias[i] : 0.0f);
+}
+#endif
 
 /// LayerNormalization and RMSNormalization: each of `Outer` rows of `Inner`
 /// elements is normalised, then multiplied by scale and shifted by bias
@@ -62,6 +124,18 @@ inline void layer_norm(const T *ONNXCC_RESTRICT x, const S *ONNXCC_RESTRICT scal
     const S *sr = scale + o * ScaleRowStride;
     C m, r;
     detail::block_stats<Inner, Rms>(xr, C(epsilon), m, r);
+#if ONNXCC_HAS_SIMD
+    if constexpr (std::is_same<T, float>::value &&
+                  std::is_same<S, float>::value) {
+      normalize_row<Inner>(xr, sr, bias ? bias + o * BiasRowStride : nullptr,
+                           m, r, yr);
+      if (mean)
+        mean[o] = store_as<M>(m);
+      if (inv_std)
+        inv_std[o] = store_as<M>(r);
+      continue;
+    }
+#endif
     if (mean)
       mean[o] = store_as<M>(m);
     if (inv_std)

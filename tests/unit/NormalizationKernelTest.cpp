@@ -80,6 +80,10 @@ TEST(LayerNorm, RowsAtVectorWidthEdges) {
   checkLayerNorm<5, 3 * kVecWidth + 3, true, false, false>();
   checkLayerNorm<2, 1, false, false, true>(); // one element: y = bias
   checkLayerNorm<2, 64, true, true, false>();
+  // Around two vectors, where float rows switch to vector sums.
+  checkLayerNorm<3, 2 * kVecWidth - 1, false, false, true>();
+  checkLayerNorm<2, 4 * kVecWidth + 1, false, true, true>();
+  checkLayerNorm<2, 4 * kVecWidth + 1, true, false, true>();
 }
 
 TEST(LayerNorm, StatsAreOptionalAndHalfRoundsOnce) {
