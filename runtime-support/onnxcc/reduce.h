@@ -205,16 +205,19 @@ constexpr bool vector_sum_v =
     (Op == reduce_op::sum || Op == reduce_op::mean ||
      Op == reduce_op::sum_square || Op == reduce_op::l2);
 
-/// The sum (of squares) of x[0, n), two vector accumulators wide.
+/// The sum (of squares) of x[0, n) - c, two vector accumulators wide
+/// (layer norms centre on the mean; c = 0 changes no bit).
 template <reduce_op Op>
-ONNXCC_INLINE float sum_contiguous(const float *ONNXCC_RESTRICT x, int64_t n) {
+ONNXCC_INLINE float sum_contiguous(const float *ONNXCC_RESTRICT x, int64_t n,
+                                   float c = 0.0f) {
 #if ONNXCC_HAS_SIMD
   constexpr bool sq = Op == reduce_op::sum_square || Op == reduce_op::l2;
+  const vfloat vc(c);
   vfloat a0(0.0f), a1(0.0f);
   const int64_t main = n / (2 * kVecWidth) * (2 * kVecWidth);
   for (int64_t i = 0; i < main; i += 2 * kVecWidth) {
-    vfloat v0 = vfloat::load_unaligned(x + i);
-    vfloat v1 = vfloat::load_unaligned(x + i + kVecWidth);
+    vfloat v0 = vfloat::load_unaligned(x + i) - vc;
+    vfloat v1 = vfloat::load_unaligned(x + i + kVecWidth) - vc;
     if constexpr (sq) {
       a0 = vfma(v0, v0, a0);
       a1 = vfma(v1, v1, a1);
@@ -225,11 +228,12 @@ ONNXCC_INLINE float sum_contiguous(const float *ONNXCC_RESTRICT x, int64_t n) {
   }
   float s = xsimd::hadd(a0 + a1);
   for (int64_t i = main; i < n; ++i)
-    s += sq ? x[i] * x[i] : x[i];
+    s += sq ? (x[i] - c) * (x[i] - c) : x[i] - c;
   return s;
 #else
   (void)x;
   (void)n;
+  (void)c;
   return 0.0f;
 #endif
 }
