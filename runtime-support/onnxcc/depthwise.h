@@ -82,7 +82,7 @@ inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
                 xc + (oh * S::SH - S::PT + kh * S::DH) * S::W + ow - S::PL;
             for (int64_t kw = 0; kw < S::KW; ++kw)
               acc = vfma(vfloat(wc[kh * S::KW + kw]),
-                               vfloat::load_unaligned(xr + kw * S::DW), acc);
+                         vfloat::load_unaligned(xr + kw * S::DW), acc);
           }
           epi(acc).store_unaligned(yr + ow);
         }
@@ -250,8 +250,8 @@ inline void depthwise_banded(const float *ONNXCC_RESTRICT x,
           const vfloat wk(wc[k]);
           const float *src = planes + B::tap(k) + f;
           for (int64_t u = 0; u < B::kUnroll; ++u)
-            acc[u] = vfma(
-                wk, vfloat::load_unaligned(src + u * kVecWidth), acc[u]);
+            acc[u] =
+                vfma(wk, vfloat::load_unaligned(src + u * kVecWidth), acc[u]);
         }
         for (int64_t u = 0; u < B::kUnroll; ++u)
           epi(acc[u]).store_aligned(out + f + u * kVecWidth);

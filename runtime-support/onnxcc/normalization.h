@@ -66,8 +66,8 @@ ONNXCC_INLINE void block_stats(const float *x, float eps, float &mean,
 } // namespace detail
 
 #if ONNXCC_HAS_SIMD
-/// y = (x - m) * r * scale (+ bias) over one float row, vectors then the
-/// rest, each output rounded once as the scalar form does.
+/// y = (x - m) * r * scale (+ bias) over one float row: vectors, then the
+/// rest, in the scalar form's order of operations.
 template <int64_t Inner>
 ONNXCC_INLINE void normalize_row(const float *ONNXCC_RESTRICT x,
                                  const float *ONNXCC_RESTRICT scale,
@@ -105,22 +105,18 @@ inline void layer_norm(const T *ONNXCC_RESTRICT x, const S *ONNXCC_RESTRICT scal
     const S *sr = scale + o * ScaleRowStride;
     C m, r;
     detail::block_stats<Inner, Rms>(xr, C(epsilon), m, r);
+    if (mean)
+      mean[o] = store_as<M>(m);
+    if (inv_std)
+      inv_std[o] = store_as<M>(r);
 #if ONNXCC_HAS_SIMD
     if constexpr (std::is_same<T, float>::value &&
                   std::is_same<S, float>::value) {
       normalize_row<Inner>(xr, sr, bias ? bias + o * BiasRowStride : nullptr,
                            m, r, yr);
-      if (mean)
-        mean[o] = store_as<M>(m);
-      if (inv_std)
-        inv_std[o] = store_as<M>(r);
       continue;
     }
 #endif
-    if (mean)
-      mean[o] = store_as<M>(m);
-    if (inv_std)
-      inv_std[o] = store_as<M>(r);
     if (bias) {
       const S *br = bias + o * BiasRowStride;
       for (int64_t i = 0; i < Inner; ++i)
