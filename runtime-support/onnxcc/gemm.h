@@ -504,32 +504,39 @@ ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
 }
 
 /// Outputs [jb, je) of every row of the transposed-B form; jb is a
-/// multiple of kDotGroup (group_part()).
+/// multiple of kDotGroup (group_part()). Each dot group's rows of B serve
+/// every row of A before the next group's are read, so B streams through
+/// the cache once, not once per row. `backward` runs the groups last to
+/// first; every output is the same dot product in either order, so the
+/// bits do not change (recurrent.h alternates it, see there).
 template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
           bool HasBias, typename Epi>
 inline void gemm_dots(const float *ONNXCC_RESTRICT A,
                       const float *ONNXCC_RESTRICT B, const float *bias,
                       float alpha, float beta, float *ONNXCC_RESTRICT C,
-                      int64_t jb, int64_t je, Epi epi) {
-  for (int64_t i = 0; i < M; ++i) {
+                      int64_t jb, int64_t je, Epi epi, bool backward = false) {
 #if ONNXCC_HAS_SIMD
-    if constexpr (!TA) {
-      for (int64_t j = jb; j < je; j += kDotGroup) {
-        const float *rows[kDotGroup]; // past N: the last row again, unused
-        for (int64_t c = 0; c < kDotGroup; ++c)
-          rows[c] = B + (j + c < N ? j + c : N - 1) * K;
-        const int64_t n = je - j < kDotGroup ? je - j : kDotGroup;
+  if constexpr (!TA) {
+    const int64_t groups = (je - jb + kDotGroup - 1) / kDotGroup;
+    for (int64_t q = 0; q < groups; ++q) {
+      const int64_t j = jb + (backward ? groups - 1 - q : q) * kDotGroup;
+      const float *rows[kDotGroup]; // past N: the last row again, unused
+      for (int64_t c = 0; c < kDotGroup; ++c)
+        rows[c] = B + (j + c < N ? j + c : N - 1) * K;
+      const int64_t n = je - j < kDotGroup ? je - j : kDotGroup;
+      for (int64_t i = 0; i < M; ++i)
         finish_group<HasBias>(dot_group<K>(A + i * K, rows), n, bias,
                               i * BRS + j * BCS, BCS, alpha, beta,
                               C + i * N + j, epi);
-      }
-      continue;
     }
+    return;
+  }
 #endif
+  (void)backward;
+  for (int64_t i = 0; i < M; ++i)
     for (int64_t j = jb; j < je; ++j)
       C[i * N + j] = finish<HasBias>(dot_row<M, K, TA>(A, B + j * K, i), bias,
                                      i * BRS + j * BCS, alpha, beta, epi);
-  }
 }
 
 /// Rows [ib, ie) of C = A * x for a column vector x (N = 1, neither

@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstring>
 #include <utility>
 #include <vector>
 
@@ -248,6 +249,28 @@ TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<1, 7, 2 * kVecWidth, true>();
   checkGemm<2, 9, 2 * kVecWidth + 3, true>();
   checkGemm<1, 4, 6 * kVecWidth - 1, true>();
+}
+
+/// gemm_dots() last group first gives the same bits as first group first
+/// (the recurrent layers alternate the two), with a partial last group.
+template <int64_t M, int64_t N, int64_t K> void checkDotsBackward() {
+  auto a = randomVector(M * K, 4), b = randomVector(N * K, 5), bias = randomVector(N, 6);
+  std::vector<float> fwd(M * N, -1.0f), bwd(M * N, -2.0f);
+  gemm_dots<M, N, K, false, 0, 1, true>(a.data(), b.data(), bias.data(), 1.0f,
+                                        1.0f, fwd.data(), 0, N, identity{});
+  gemm_dots<M, N, K, false, 0, 1, true>(a.data(), b.data(), bias.data(), 1.0f,
+                                        1.0f, bwd.data(), 0, N, identity{}, true);
+  EXPECT_EQ(0, std::memcmp(fwd.data(), bwd.data(), fwd.size() * sizeof(float)));
+  std::vector<float> ref(M * N);
+  auto s = naiveProduct<M, N, K, true>(a, b);
+  for (int64_t i = 0; i < M * N; ++i)
+    ref[i] = float(s[i] + bias[i % N]);
+  expectClose(bwd, ref, "gemm_dots backward");
+}
+
+TEST(Gemm, TransposedBBackwardGroupsSameBits) {
+  checkDotsBackward<1, 4 * kVecWidth, 64>(); // an LSTM step, hidden = kVecWidth
+  checkDotsBackward<3, 2 * kVecWidth + 5, kVecWidth + 3>();
 }
 
 template <int64_t N> void checkMap() {
