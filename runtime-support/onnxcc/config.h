@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #if !defined(ONNXCC_NO_SIMD) && defined(__has_include)
 #if __has_include(<xsimd/xsimd.hpp>)
@@ -74,6 +75,24 @@ ONNXCC_INLINE vfloat vfma(const vfloat &a, const vfloat &b, const vfloat &c) {
   return xsimd::fma(a, b, c);
 #endif
 }
+
+/// The widest float vector of at most N lanes (at least the narrowest one
+/// there is): rows shorter than a vector on AVX-512 or AVX still run in
+/// 8- or 4-wide ones rather than one element at a time.
+#if defined(__AVX512F__) && defined(__AVX2__) && defined(__SSE4_2__)
+template <int64_t N>
+using vfloat_upto = typename std::conditional<
+    (N >= 16), vfloat,
+    typename std::conditional<(N >= 8), xsimd::batch<float, xsimd::avx2>,
+                              xsimd::batch<float, xsimd::sse4_2>>::type>::type;
+#elif defined(__AVX__) && defined(__SSE4_2__)
+template <int64_t N>
+using vfloat_upto =
+    typename std::conditional<(N >= 8), vfloat,
+                              xsimd::batch<float, xsimd::sse4_2>>::type;
+#else
+template <int64_t N> using vfloat_upto = vfloat;
+#endif
 #else
 constexpr int64_t kVecWidth = 1;
 #endif

@@ -20,6 +20,7 @@
 #ifndef ONNXCC_RUNTIME_POOL_H
 #define ONNXCC_RUNTIME_POOL_H
 
+#include "onnxcc/deinterleave.h"
 #include "onnxcc/parallel.h"
 #include "onnxcc/reduce.h"
 #include "onnxcc/types.h"
@@ -67,61 +68,212 @@ ONNXCC_INLINE int64_t window_origin(int64_t od, int64_t oh, int64_t ow) {
 }
 
 #if ONNXCC_HAS_SIMD
-/// vec(i) for vectors covering [0, Len): the last one overlaps the one
-/// before where Len is not a multiple of the width, so that a row's tail
-/// costs one vector, not up to kVecWidth - 1 scalars. vec must give the
-/// same result for an element computed twice. Rows narrower than a vector
-/// take scalar(i) for each element.
-template <int64_t Len, typename Vec, typename Scalar>
+/// vec(i) for vectors of Width lanes covering [0, Len): the last one
+/// overlaps the one before where Len is not a multiple of the width, so
+/// that a row's tail costs one vector, not up to Width - 1 scalars. vec
+/// must give the same result for an element computed twice. Rows narrower
+/// than a vector take scalar(i) for each element.
+template <int64_t Len, int64_t Width = kVecWidth, typename Vec, typename Scalar>
 ONNXCC_INLINE void for_vectors(Vec vec, Scalar scalar) {
-  if constexpr (Len < kVecWidth) {
+  if constexpr (Len < Width) {
     for (int64_t i = 0; i < Len; ++i)
       scalar(i);
   } else {
     int64_t i = 0;
-    for (; i + kVecWidth <= Len; i += kVecWidth)
+    for (; i + Width <= Len; i += Width)
       vec(i);
     if (i < Len)
-      vec(Len - kVecWidth);
+      vec(Len - Width);
   }
+}
+
+/// The maximum of output ow's taps rw along a row, one at a time.
+template <typename AW>
+ONNXCC_INLINE float max_pool_taps(const float *row, int64_t ow,
+                                  index_range rw) {
+  const float *r = row + ow * AW::S - AW::P;
+  float m = lowest_of<float>();
+  for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+    m = max_nan_wins(m, r[kw * AW::D]);
+  return m;
+}
+
+/// The running maximum of max_nan_wins, a vector at a time.
+template <typename V> ONNXCC_INLINE V vmax_nan_wins(V m, V v) {
+  return xsimd::select((v > m) || xsimd::isnan(v), v, m);
+}
+
+/// The maxima of one row of outputs, for any window and stride: the
+/// horizontal maximum of every whole window of `row` in vectors into
+/// `whole`, from which each interior output picks its own (KW comparisons
+/// an output, all in vectors); outputs crossing the padding take their
+/// taps one by one.
+template <typename AW>
+ONNXCC_INLINE void max_pool_stride1_picks(const float *ONNXCC_RESTRICT row,
+                                          float *ONNXCC_RESTRICT whole,
+                                          float *ONNXCC_RESTRICT yr) {
+  constexpr int64_t span = (AW::K - 1) * AW::D;
+  constexpr int64_t Q = AW::In > span ? AW::In - span : 0;
+  using V = vfloat_upto<Q>;
+  for_vectors<Q, V::size>([&](int64_t q) ONNXCC_INLINE_LAMBDA {
+    V m = V::load_unaligned(row + q);
+    for (int64_t kw = 1; kw < AW::K; ++kw)
+      m = vmax_nan_wins(m, V::load_unaligned(row + q + kw * AW::D));
+    m.store_unaligned(whole + q);
+  }, [&](int64_t q) ONNXCC_INLINE_LAMBDA {
+    float m = row[q];
+    for (int64_t kw = 1; kw < AW::K; ++kw)
+      m = max_nan_wins(m, row[q + kw * AW::D]);
+    whole[q] = m;
+  });
+  for_each_window<AW::In, AW::Out, AW::K, AW::S, AW::P, AW::D>(
+      [&](int64_t ow, index_range rw) ONNXCC_INLINE_LAMBDA {
+        if (rw.lo == 0 && rw.hi == AW::K) {
+          yr[ow] = whole[ow * AW::S - AW::P];
+          return;
+        }
+        yr[ow] = max_pool_taps<AW>(row, ow, rw);
+      });
+}
+
+/// The maxima of one row of outputs of a 2- or 3-wide window at stride 2,
+/// straight from the input rows x0 + kh * W for kh in rh: a vector of
+/// outputs from the vertical maxima of its taps' columns, split into even
+/// and odd columns in registers (a 3-wide window's third tap is the odd
+/// column of the span one further on). Taps compare in the same order as
+/// the stride-1 path (columns, then along the row), so NaNs and signed
+/// zeros come out the same. Computing every stride-1 window and picking
+/// every other one left torch_small_cnn's 2x2 pools 4x slower than this; a
+/// row buffer between the two steps stalled g++'s loads on its stores.
+template <typename AH, typename AW>
+ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
+                                        index_range rh,
+                                        float *ONNXCC_RESTRICT yr) {
+  constexpr int64_t W = AW::In;
+  constexpr index_range whole =
+      in_bounds(-AW::P, 2, W - (AW::K - 1), AW::Out);
+  using V = vfloat_upto<whole.hi - whole.lo>;
+  constexpr int64_t VW = static_cast<int64_t>(V::size);
+  auto column = [&](int64_t i) ONNXCC_INLINE_LAMBDA {
+    float m = x0[rh.lo * AH::D * W + i];
+    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
+      m = max_nan_wins(m, x0[kh * AH::D * W + i]);
+    return m;
+  };
+  auto columns = [&](int64_t i) ONNXCC_INLINE_LAMBDA {
+    V m = V::load_unaligned(x0 + rh.lo * AH::D * W + i);
+    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
+      m = vmax_nan_wins(m, V::load_unaligned(x0 + kh * AH::D * W + i));
+    return m;
+  };
+  auto outputs = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+    const int64_t i = o * 2 - AW::P;
+    const even_odd<V> v = deinterleave(columns(i), columns(i + VW));
+    V m = vmax_nan_wins(v.even, v.odd);
+    if constexpr (AW::K == 3)
+      m = vmax_nan_wins(m, deinterleave(columns(i + 1), columns(i + 1 + VW)).odd);
+    m.store_unaligned(yr + o);
+  };
+  auto output = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+    const index_range rw = in_bounds(o * 2 - AW::P, 1, W, AW::K);
+    float m = lowest_of<float>();
+    for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+      m = max_nan_wins(m, column(o * 2 - AW::P + kw));
+    yr[o] = m;
+  };
+  int64_t o = whole.lo;
+  if constexpr (whole.hi - whole.lo >= VW) {
+    for (; o + VW <= whole.hi; o += VW)
+      outputs(o);
+    if (o < whole.hi)
+      outputs(whole.hi - VW);
+    o = whole.hi;
+  }
+  for (; o < AW::Out; ++o)
+    output(o);
+  for (int64_t e = 0; e < whole.lo; ++e)
+    output(e);
+}
+
+/// max_pool_stride2_row's vectors for a 3-wide window over a long row:
+/// from the row of vertical maxima (a load each instead of KH), the
+/// stall of loading across that row's last stores being paid once a row.
+template <typename AW>
+ONNXCC_INLINE void max_pool_stride2_picks(const float *ONNXCC_RESTRICT row,
+                                          float *ONNXCC_RESTRICT yr) {
+  constexpr index_range whole =
+      in_bounds(-AW::P, 2, AW::In - (AW::K - 1), AW::Out);
+  using V = vfloat_upto<whole.hi - whole.lo>;
+  constexpr int64_t VW = static_cast<int64_t>(V::size);
+  auto outputs = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+    const float *r = row + o * 2 - AW::P;
+    const even_odd<V> v =
+        deinterleave(V::load_unaligned(r), V::load_unaligned(r + VW));
+    const V third = deinterleave(V::load_unaligned(r + 1),
+                                 V::load_unaligned(r + 1 + VW)).odd;
+    vmax_nan_wins(vmax_nan_wins(v.even, v.odd), third).store_unaligned(yr + o);
+  };
+  int64_t o = whole.lo;
+  for (; o + VW <= whole.hi; o += VW)
+    outputs(o);
+  if (o < whole.hi)
+    outputs(whole.hi - VW);
+  for (int64_t e = 0; e < whole.lo; ++e)
+    yr[e] = max_pool_taps<AW>(row, e, in_bounds(e * 2 - AW::P, 1, AW::In, AW::K));
+  for (int64_t e = whole.hi; e < AW::Out; ++e)
+    yr[e] = max_pool_taps<AW>(row, e, in_bounds(e * 2 - AW::P, 1, AW::In, AW::K));
 }
 
 /// max_pool of a 2-D float window: per output row, the vertical maximum
 /// of its input rows in vectors into a row on the stack, then the
-/// horizontal maximum of every whole window of that row, at stride 1 and
-/// in vectors, from which each interior output picks its own (KH + KW
-/// comparisons an output instead of KH x KW, all in vectors). Outputs
-/// whose window crosses the padding take their taps one by one. A NaN wins
-/// as in the scalar path. (The horizontal taps one output at a time, and
-/// the rows' scalar tails, made squeezenet1_1's pools 3.5x slower than
-/// ONNX Runtime's.)
+/// horizontal maxima along that row (max_pool_stride2_row for 2- and
+/// 3-wide windows at stride 2, max_pool_stride1_picks otherwise): KH + KW
+/// comparisons an output instead of KH x KW, all in vectors. A NaN wins as
+/// in the scalar path. (The horizontal taps one output at a time, and the
+/// rows' scalar tails, made squeezenet1_1's pools 3.5x slower than ONNX
+/// Runtime's.)
 template <int64_t NC, typename AH, typename AW>
 inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
                           float *ONNXCC_RESTRICT y, int64_t c_lo,
                           int64_t c_hi) {
   constexpr int64_t W = AW::In;
   // Windows starting at q in [0, Q) have every tap inside the row.
-  constexpr int64_t span = (AW::K - 1) * AW::D;
-  constexpr int64_t Q = W > span ? W - span : 0;
+  constexpr int64_t Q = W > (AW::K - 1) * AW::D ? W - (AW::K - 1) * AW::D : 0;
+  constexpr index_range whole2 =
+      in_bounds(-AW::P, 2, W - (AW::K - 1), AW::Out);
+  constexpr bool kStride2 =
+      AW::S == 2 && AW::D == 1 && (AW::K == 2 || AW::K == 3) &&
+      has_even_odd<vfloat_upto<whole2.hi - whole2.lo>>();
+  // A 3-wide window loads each column twice in registers; over rows this
+  // long (squeezenet1_1's 111) the row of vertical maxima pays instead.
+  constexpr bool kStride2Picks =
+      kStride2 && AW::K == 3 && W > 64 &&
+      whole2.hi - whole2.lo >= static_cast<int64_t>(
+                                   vfloat_upto<whole2.hi - whole2.lo>::size);
+  using VR = vfloat_upto<W>;
   alignas(64) float row[W];
   alignas(64) float whole[Q > 0 ? Q : 1];
-  auto vmax = [](vfloat m, vfloat v) ONNXCC_INLINE_LAMBDA {
-    return xsimd::select((v > m) || xsimd::isnan(v), v, m);
-  };
   for (int64_t c = c_lo; c < c_hi; ++c) {
     const float *xc = x + c * AH::In * W;
     float *yc = y + c * AH::Out * AW::Out;
     for_each_window<AH::In, AH::Out, AH::K, AH::S, AH::P, AH::D>(
         [&](int64_t oh, index_range rh) ONNXCC_INLINE_LAMBDA {
           const float *x0 = xc + (oh * AH::S - AH::P) * W;
+          float *yr = yc + oh * AW::Out;
+          if constexpr (kStride2 && !kStride2Picks) {
+            if (rh.lo < rh.hi) {
+              max_pool_stride2_row<AH, AW>(x0, rh, yr);
+              return;
+            }
+          }
           if (rh.lo == rh.hi) { // a window in the padding alone
             for (int64_t i = 0; i < W; ++i)
               row[i] = lowest_of<float>();
           } else
-          for_vectors<W>([&](int64_t i) ONNXCC_INLINE_LAMBDA {
-            vfloat m = vfloat::load_unaligned(x0 + rh.lo * AH::D * W + i);
+          for_vectors<W, VR::size>([&](int64_t i) ONNXCC_INLINE_LAMBDA {
+            VR m = VR::load_unaligned(x0 + rh.lo * AH::D * W + i);
             for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
-              m = vmax(m, vfloat::load_unaligned(x0 + kh * AH::D * W + i));
+              m = vmax_nan_wins(m, VR::load_unaligned(x0 + kh * AH::D * W + i));
             m.store_unaligned(row + i);
           }, [&](int64_t i) ONNXCC_INLINE_LAMBDA {
             float m = x0[rh.lo * AH::D * W + i];
@@ -129,32 +281,10 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
               m = max_nan_wins(m, x0[kh * AH::D * W + i]);
             row[i] = m;
           });
-          for_vectors<Q>([&](int64_t q) ONNXCC_INLINE_LAMBDA {
-            vfloat m = vfloat::load_unaligned(row + q);
-            for (int64_t kw = 1; kw < AW::K; ++kw)
-              m = vmax(m, vfloat::load_unaligned(row + q + kw * AW::D));
-            m.store_unaligned(whole + q);
-          }, [&](int64_t q) ONNXCC_INLINE_LAMBDA {
-            float m = row[q];
-            for (int64_t kw = 1; kw < AW::K; ++kw)
-              m = max_nan_wins(m, row[q + kw * AW::D]);
-            whole[q] = m;
-          });
-          float *yr = yc + oh * AW::Out;
-          for_each_window<AW::In, AW::Out, AW::K, AW::S, AW::P, AW::D>(
-              [&](int64_t ow, index_range rw) ONNXCC_INLINE_LAMBDA {
-                if (rw.lo == 0 && rw.hi == AW::K) {
-                  yr[ow] = whole[ow * AW::S - AW::P];
-                  return;
-                }
-                const float *r = row + ow * AW::S - AW::P;
-                float m = lowest_of<float>();
-                for (int64_t kw = rw.lo; kw < rw.hi; ++kw) {
-                  float v = r[kw * AW::D];
-                  m = max_nan_wins(m, v);
-                }
-                yr[ow] = m;
-              });
+          if constexpr (kStride2Picks)
+            max_pool_stride2_picks<AW>(row, yr);
+          else
+            max_pool_stride1_picks<AW>(row, whole, yr);
         });
   }
 }

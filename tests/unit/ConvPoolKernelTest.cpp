@@ -183,6 +183,12 @@ TEST(Pool, TwoDimensionalEdges) {
              axis<2 * kVecWidth + 5, kVecWidth + 3, 4, 2, 2, 1, 1>>();
   checkPools<1, U, axis<6, 4, 3, 2, 1, 2, 1>,
              axis<2 * kVecWidth + 6, kVecWidth + 4, 3, 2, 1, 2, 1>>();
+  // Rows shorter than a vector, which AVX-512 and AVX builds run in 8- and
+  // 4-wide vectors: 10, 5 and 4 outputs a row (torch_small_cnn's second
+  // and digits_cnn's pools have 8 and 4).
+  checkPools<2, U, axis<6, 3, 2, 2, 0, 0, 1>, axis<20, 10, 2, 2, 0, 0, 1>>();
+  checkPools<1, U, axis<5, 2, 3, 2, 0, 0, 1>, axis<11, 5, 3, 2, 0, 0, 1>>();
+  checkPools<3, U, axis<8, 4, 2, 2, 0, 0, 1>, axis<8, 4, 2, 2, 0, 0, 1>>();
 }
 
 // A NaN anywhere in a window wins, in the vector rows and the horizontal
@@ -201,7 +207,8 @@ TEST(Pool, MaxPoolNaNWins) {
     }
 }
 
-// The same at stride 2, a NaN in each column phase.
+// The same at stride 2, a NaN in each column phase, for 3- and 2-wide
+// windows (the even/odd vector path).
 TEST(Pool, MaxPoolNaNWinsAtStride2) {
   constexpr int64_t W = 2 * kVecWidth + 25, OW = (W - 3) / 2 + 1;
   std::vector<float> x(W, 1.0f), y(OW);
@@ -210,6 +217,19 @@ TEST(Pool, MaxPoolNaNWinsAtStride2) {
   max_pool<1, unit_axis, unit_axis, axis<W, OW, 3, 2, 0, 0, 1>>(x.data(), y.data());
   for (int64_t ow = 0; ow < OW; ++ow)
     EXPECT_EQ(std::isnan(y[ow]), ow == 2 || ow == 3 || ow == 9) << ow;
+  // 2-wide windows: each column in exactly one window.
+  constexpr int64_t OW2 = W / 2;
+  std::vector<float> y2(OW2);
+  max_pool<1, unit_axis, unit_axis, axis<W, OW2, 2, 2, 0, 0, 1>>(x.data(), y2.data());
+  for (int64_t ow = 0; ow < OW2; ++ow)
+    EXPECT_EQ(std::isnan(y2[ow]), ow == 3 || ow == 9) << ow;
+  // A row long enough for the row of vertical maxima (squeezenet1_1's 111).
+  std::vector<float> x3(111, 1.0f), y3(55);
+  x3[6] = NAN;
+  x3[2 * 40 + 1] = NAN;
+  max_pool<1, unit_axis, unit_axis, axis<111, 55, 3, 2, 0, 0, 1>>(x3.data(), y3.data());
+  for (int64_t ow = 0; ow < 55; ++ow)
+    EXPECT_EQ(std::isnan(y3[ow]), ow == 2 || ow == 3 || ow == 40) << ow;
 }
 
 TEST(Pool, ThreeDimensional) {

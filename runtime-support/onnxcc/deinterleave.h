@@ -1,0 +1,85 @@
+//===- deinterleave.h - even and odd elements of two vectors ----*- C++ -*-===//
+//
+// deinterleave(a, b) splits the 2 * width floats of two vectors into the
+// vector of their even elements and the vector of their odd ones: what a
+// stride-2 window (a 2x2 or 3x3 max pool at stride 2) needs to take a whole
+// vector of outputs at once. xsimd 8 has no such shuffle, so each instruction set
+// gets its own: AVX-512 two-source permutes, AVX lane swaps and in-lane
+// shuffles, SSE shuffles, NEON's unzips, for any vector
+// width the target has (an AVX-512 build also splits 8- and 4-wide ones).
+// Elsewhere (the WebAssembly vector path) has_even_odd is false and
+// callers keep their stride-1 form.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNXCC_RUNTIME_DEINTERLEAVE_H
+#define ONNXCC_RUNTIME_DEINTERLEAVE_H
+
+#include "onnxcc/config.h"
+
+#if ONNXCC_HAS_SIMD && (defined(__ARM_NEON) || defined(__ARM_NEON__))
+#include <arm_neon.h>
+#endif
+
+namespace onnxcc {
+namespace rt {
+
+#if ONNXCC_HAS_SIMD
+template <typename V> struct even_odd {
+  V even, odd;
+};
+
+/// Whether deinterleave has a shuffle for vectors of V's width here.
+template <typename V> constexpr bool has_even_odd() {
+#if defined(__AVX512F__)
+  if (V::size == 16)
+    return true;
+#endif
+#if defined(__AVX__)
+  if (V::size == 8)
+    return true;
+#endif
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ARM_NEON__)
+  if (V::size == 4)
+    return true;
+#endif
+  return false;
+}
+
+/// The even and odd elements of the 2 * V::size floats a, b (a first).
+template <typename V> ONNXCC_INLINE even_odd<V> deinterleave(V a, V b) {
+  static_assert(has_even_odd<V>(), "deinterleave: no shuffle for this width");
+  if constexpr (V::size == 16) {
+#if defined(__AVX512F__)
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
+                                           20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
+                                          21, 23, 25, 27, 29, 31);
+    return {V(_mm512_permutex2var_ps(a, even, b)),
+            V(_mm512_permutex2var_ps(a, odd, b))};
+#endif
+  } else if constexpr (V::size == 8) {
+#if defined(__AVX__)
+    // Lane swaps pair a's halves and b's halves; an in-lane shuffle then
+    // takes every other element of each pair (AVX alone, no AVX2 needed).
+    const __m256 lo = _mm256_permute2f128_ps(a, b, 0x20); // a0..3 b0..3
+    const __m256 hi = _mm256_permute2f128_ps(a, b, 0x31); // a4..7 b4..7
+    return {V(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(2, 0, 2, 0))),
+            V(_mm256_shuffle_ps(lo, hi, _MM_SHUFFLE(3, 1, 3, 1)))};
+#endif
+  } else if constexpr (V::size == 4) {
+#if defined(__SSE2__)
+    return {V(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))),
+            V(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)))};
+#elif defined(__ARM_NEON) || defined(__ARM_NEON__)
+    const float32x4x2_t v = vuzpq_f32(a, b);
+    return {V(v.val[0]), V(v.val[1])};
+#endif
+  }
+  return {a, b}; // no such width: rejected above
+}
+#endif
+
+} // namespace rt
+} // namespace onnxcc
+
+#endif // ONNXCC_RUNTIME_DEINTERLEAVE_H
