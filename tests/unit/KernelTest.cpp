@@ -150,6 +150,7 @@ TEST(Gemm, ColumnVectorEdges) {
   checkGemmRowBias<7, 1, 3 * kVecWidth + 5>();
   checkGemmRowBias<kTileRows + 3, 1, 64>();
   checkGemmRowBias<144, 1, 576>();
+  checkGemmRowBias<kVecWidth + 3, 1, 1024>(); // staggered starts
   checkGemm<6, 1, 2 * kVecWidth + 3, false>(); // the bias broadcast along rows
 }
 
@@ -249,6 +250,11 @@ TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<1, 7, 2 * kVecWidth, true>();
   checkGemm<2, 9, 2 * kVecWidth + 3, true>();
   checkGemm<1, 4, 6 * kVecWidth - 1, true>();
+  // Rows 8 and 4 KiB apart, whose dot groups start staggered along them
+  // (torch_small_cnn's 2048 -> 64 Linear), with a partial last group and
+  // a scalar tail.
+  checkGemm<1, 2 * kVecWidth + 3, 2048, true>();
+  checkGemm<2, kVecWidth + 1, 1024 + kBelowVec, true>();
 }
 
 /// gemm_dots() last group first gives the same bits as first group first
@@ -271,6 +277,7 @@ template <int64_t M, int64_t N, int64_t K> void checkDotsBackward() {
 TEST(Gemm, TransposedBBackwardGroupsSameBits) {
   checkDotsBackward<1, 4 * kVecWidth, 64>(); // an LSTM step, hidden = kVecWidth
   checkDotsBackward<3, 2 * kVecWidth + 5, kVecWidth + 3>();
+  checkDotsBackward<1, 2 * kVecWidth + 3, 2048>(); // staggered starts
 }
 
 template <int64_t N> void checkMap() {
