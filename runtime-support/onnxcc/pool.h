@@ -103,6 +103,26 @@ template <typename V> ONNXCC_INLINE V vmax_nan_wins(V m, V v) {
   return xsimd::select((v > m) || xsimd::isnan(v), v, m);
 }
 
+/// The outputs of a stride-2 row whose windows lie wholly inside it.
+template <typename AW> constexpr index_range stride2_interior() {
+  return in_bounds(-AW::P, 2, AW::In - (AW::K - 1) * AW::D, AW::Out);
+}
+
+/// vec(o) for vectors of Width outputs over the interior (the last
+/// overlapping, as in for_vectors), scalar(o) for the outputs at the
+/// edges and for an interior narrower than a vector.
+template <typename AW, int64_t Width, typename Vec, typename Scalar>
+ONNXCC_INLINE void for_stride2_outputs(Vec vec, Scalar scalar) {
+  constexpr index_range in = stride2_interior<AW>();
+  for (int64_t o = 0; o < in.lo; ++o)
+    scalar(o);
+  for_vectors<in.hi - in.lo, Width>(
+      [&](int64_t i) ONNXCC_INLINE_LAMBDA { vec(in.lo + i); },
+      [&](int64_t i) ONNXCC_INLINE_LAMBDA { scalar(in.lo + i); });
+  for (int64_t o = in.hi; o < AW::Out; ++o)
+    scalar(o);
+}
+
 /// The maxima of one row of outputs, for any window and stride: the
 /// horizontal maximum of every whole window of `row` in vectors into
 /// `whole`, from which each interior output picks its own (KW comparisons
@@ -150,9 +170,8 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
                                         index_range rh,
                                         float *ONNXCC_RESTRICT yr) {
   constexpr int64_t W = AW::In;
-  constexpr index_range whole =
-      in_bounds(-AW::P, 2, W - (AW::K - 1), AW::Out);
-  using V = vfloat_upto<whole.hi - whole.lo>;
+  constexpr index_range in = stride2_interior<AW>();
+  using V = vfloat_upto<in.hi - in.lo>;
   constexpr int64_t VW = static_cast<int64_t>(V::size);
   auto column = [&](int64_t i) ONNXCC_INLINE_LAMBDA {
     float m = x0[rh.lo * AH::D * W + i];
@@ -166,33 +185,22 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
       m = vmax_nan_wins(m, V::load_unaligned(x0 + kh * AH::D * W + i));
     return m;
   };
-  auto outputs = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
-    const int64_t i = o * 2 - AW::P;
-    const even_odd<V> v = deinterleave(columns(i), columns(i + VW));
-    V m = vmax_nan_wins(v.even, v.odd);
-    if constexpr (AW::K == 3)
-      m = vmax_nan_wins(m, deinterleave(columns(i + 1), columns(i + 1 + VW)).odd);
-    m.store_unaligned(yr + o);
-  };
-  auto output = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
-    const index_range rw = in_bounds(o * 2 - AW::P, 1, W, AW::K);
-    float m = lowest_of<float>();
-    for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
-      m = max_nan_wins(m, column(o * 2 - AW::P + kw));
-    yr[o] = m;
-  };
-  int64_t o = whole.lo;
-  if constexpr (whole.hi - whole.lo >= VW) {
-    for (; o + VW <= whole.hi; o += VW)
-      outputs(o);
-    if (o < whole.hi)
-      outputs(whole.hi - VW);
-    o = whole.hi;
-  }
-  for (; o < AW::Out; ++o)
-    output(o);
-  for (int64_t e = 0; e < whole.lo; ++e)
-    output(e);
+  for_stride2_outputs<AW, VW>(
+      [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+        const int64_t i = o * 2 - AW::P;
+        const even_odd<V> v = deinterleave(columns(i), columns(i + VW));
+        V m = vmax_nan_wins(v.even, v.odd);
+        if constexpr (AW::K == 3)
+          m = vmax_nan_wins(m, deinterleave(columns(i + 1), columns(i + 1 + VW)).odd);
+        m.store_unaligned(yr + o);
+      },
+      [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+        const index_range rw = in_bounds(o * 2 - AW::P, 1, W, AW::K);
+        float m = lowest_of<float>();
+        for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
+          m = max_nan_wins(m, column(o * 2 - AW::P + kw));
+        yr[o] = m;
+      });
 }
 
 /// max_pool_stride2_row's vectors for a 3-wide window over a long row:
@@ -201,27 +209,21 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
 template <typename AW>
 ONNXCC_INLINE void max_pool_stride2_picks(const float *ONNXCC_RESTRICT row,
                                           float *ONNXCC_RESTRICT yr) {
-  constexpr index_range whole =
-      in_bounds(-AW::P, 2, AW::In - (AW::K - 1), AW::Out);
-  using V = vfloat_upto<whole.hi - whole.lo>;
+  constexpr index_range in = stride2_interior<AW>();
+  using V = vfloat_upto<in.hi - in.lo>;
   constexpr int64_t VW = static_cast<int64_t>(V::size);
-  auto outputs = [&](int64_t o) ONNXCC_INLINE_LAMBDA {
-    const float *r = row + o * 2 - AW::P;
-    const even_odd<V> v =
-        deinterleave(V::load_unaligned(r), V::load_unaligned(r + VW));
-    const V third = deinterleave(V::load_unaligned(r + 1),
-                                 V::load_unaligned(r + 1 + VW)).odd;
-    vmax_nan_wins(vmax_nan_wins(v.even, v.odd), third).store_unaligned(yr + o);
-  };
-  int64_t o = whole.lo;
-  for (; o + VW <= whole.hi; o += VW)
-    outputs(o);
-  if (o < whole.hi)
-    outputs(whole.hi - VW);
-  for (int64_t e = 0; e < whole.lo; ++e)
-    yr[e] = max_pool_taps<AW>(row, e, in_bounds(e * 2 - AW::P, 1, AW::In, AW::K));
-  for (int64_t e = whole.hi; e < AW::Out; ++e)
-    yr[e] = max_pool_taps<AW>(row, e, in_bounds(e * 2 - AW::P, 1, AW::In, AW::K));
+  for_stride2_outputs<AW, VW>(
+      [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+        const float *r = row + o * 2 - AW::P;
+        const even_odd<V> v =
+            deinterleave(V::load_unaligned(r), V::load_unaligned(r + VW));
+        const V third = deinterleave(V::load_unaligned(r + 1),
+                                     V::load_unaligned(r + 1 + VW)).odd;
+        vmax_nan_wins(vmax_nan_wins(v.even, v.odd), third).store_unaligned(yr + o);
+      },
+      [&](int64_t o) ONNXCC_INLINE_LAMBDA {
+        yr[o] = max_pool_taps<AW>(row, o, in_bounds(o * 2 - AW::P, 1, AW::In, AW::K));
+      });
 }
 
 /// max_pool of a 2-D float window: per output row, the vertical maximum
@@ -239,17 +241,13 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
   constexpr int64_t W = AW::In;
   // Windows starting at q in [0, Q) have every tap inside the row.
   constexpr int64_t Q = W > (AW::K - 1) * AW::D ? W - (AW::K - 1) * AW::D : 0;
-  constexpr index_range whole2 =
-      in_bounds(-AW::P, 2, W - (AW::K - 1), AW::Out);
-  constexpr bool kStride2 =
-      AW::S == 2 && AW::D == 1 && (AW::K == 2 || AW::K == 3) &&
-      has_even_odd<vfloat_upto<whole2.hi - whole2.lo>>();
+  constexpr index_range in2 = stride2_interior<AW>();
+  constexpr bool kStride2 = AW::S == 2 && AW::D == 1 &&
+                            (AW::K == 2 || AW::K == 3) &&
+                            has_even_odd<vfloat_upto<in2.hi - in2.lo>>();
   // A 3-wide window loads each column twice in registers; over rows this
   // long (squeezenet1_1's 111) the row of vertical maxima pays instead.
-  constexpr bool kStride2Picks =
-      kStride2 && AW::K == 3 && W > 64 &&
-      whole2.hi - whole2.lo >= static_cast<int64_t>(
-                                   vfloat_upto<whole2.hi - whole2.lo>::size);
+  constexpr bool kStride2Picks = kStride2 && AW::K == 3 && W > 64;
   using VR = vfloat_upto<W>;
   alignas(64) float row[W];
   alignas(64) float whole[Q > 0 ? Q : 1];
