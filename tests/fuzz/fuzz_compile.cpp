@@ -111,7 +111,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   EmittedModel emitted;
-  EmitOptions options{request.name, model->path, "--fuzz"};
+  EmitOptions options;
+  options.name = request.name;
+  options.modelPath = model->path;
+  options.commandLine = "--fuzz";
   if (mlir::failed(emitCpp(*module, options, emitted))) {
     if (!errors)
       silentFailure("emitCpp");
