@@ -103,6 +103,24 @@ template <typename V> ONNXCC_INLINE V vmax_nan_wins(V m, V v) {
   return xsimd::select((v > m) || xsimd::isnan(v), v, m);
 }
 
+/// The maxima down columns [i, i + lanes of V) of the input rows x0 + kh *
+/// W (kh in rh), as a vector V or, for V = float, one column: the vertical
+/// step of every 2-D max pool, in one order whatever the width.
+template <typename AH, int64_t W, typename V>
+ONNXCC_INLINE V column_max(const float *x0, index_range rh, int64_t i) {
+  if constexpr (std::is_same<V, float>::value) {
+    float m = x0[rh.lo * AH::D * W + i];
+    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
+      m = max_nan_wins(m, x0[kh * AH::D * W + i]);
+    return m;
+  } else {
+    V m = V::load_unaligned(x0 + rh.lo * AH::D * W + i);
+    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
+      m = vmax_nan_wins(m, V::load_unaligned(x0 + kh * AH::D * W + i));
+    return m;
+  }
+}
+
 /// The outputs of a stride-2 row whose windows lie wholly inside it.
 template <typename AW> constexpr index_range stride2_interior() {
   return in_bounds(-AW::P, 2, AW::In - (AW::K - 1) * AW::D, AW::Out);
@@ -173,17 +191,8 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
   constexpr index_range in = stride2_interior<AW>();
   using V = vfloat_upto<in.hi - in.lo>;
   constexpr int64_t VW = static_cast<int64_t>(V::size);
-  auto column = [&](int64_t i) ONNXCC_INLINE_LAMBDA {
-    float m = x0[rh.lo * AH::D * W + i];
-    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
-      m = max_nan_wins(m, x0[kh * AH::D * W + i]);
-    return m;
-  };
   auto columns = [&](int64_t i) ONNXCC_INLINE_LAMBDA {
-    V m = V::load_unaligned(x0 + rh.lo * AH::D * W + i);
-    for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
-      m = vmax_nan_wins(m, V::load_unaligned(x0 + kh * AH::D * W + i));
-    return m;
+    return column_max<AH, W, V>(x0, rh, i);
   };
   for_stride2_outputs<AW, VW>(
       [&](int64_t o) ONNXCC_INLINE_LAMBDA {
@@ -198,7 +207,8 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
         const index_range rw = in_bounds(o * 2 - AW::P, 1, W, AW::K);
         float m = lowest_of<float>();
         for (int64_t kw = rw.lo; kw < rw.hi; ++kw)
-          m = max_nan_wins(m, column(o * 2 - AW::P + kw));
+          m = max_nan_wins(
+              m, column_max<AH, W, float>(x0, rh, o * 2 - AW::P + kw));
         yr[o] = m;
       });
 }
@@ -269,15 +279,9 @@ inline void max_pool_rows(const float *ONNXCC_RESTRICT x,
               row[i] = lowest_of<float>();
           } else
           for_vectors<W, VR::size>([&](int64_t i) ONNXCC_INLINE_LAMBDA {
-            VR m = VR::load_unaligned(x0 + rh.lo * AH::D * W + i);
-            for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
-              m = vmax_nan_wins(m, VR::load_unaligned(x0 + kh * AH::D * W + i));
-            m.store_unaligned(row + i);
+            column_max<AH, W, VR>(x0, rh, i).store_unaligned(row + i);
           }, [&](int64_t i) ONNXCC_INLINE_LAMBDA {
-            float m = x0[rh.lo * AH::D * W + i];
-            for (int64_t kh = rh.lo + 1; kh < rh.hi; ++kh)
-              m = max_nan_wins(m, x0[kh * AH::D * W + i]);
-            row[i] = m;
+            row[i] = column_max<AH, W, float>(x0, rh, i);
           });
           if constexpr (kStride2Picks)
             max_pool_stride2_picks<AW>(row, yr);
