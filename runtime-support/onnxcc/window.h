@@ -86,6 +86,47 @@ template <typename A> constexpr index_range scatter_range(int64_t k) {
   return in_bounds(k * A::D - A::P, A::S, A::Out, A::In);
 }
 
+#if ONNXCC_HAS_SIMD
+/// vec(i) for vectors of Width lanes covering [0, Len): the last one
+/// overlaps the one before where Len is not a multiple of the width, so
+/// that a row's tail costs one vector, not up to Width - 1 scalars. vec
+/// must give the same result for an element computed twice. Rows narrower
+/// than a vector take scalar(i) for each element.
+template <int64_t Len, int64_t Width = kVecWidth, typename Vec, typename Scalar>
+ONNXCC_INLINE void for_vectors(Vec vec, Scalar scalar) {
+  if constexpr (Len < Width) {
+    for (int64_t i = 0; i < Len; ++i)
+      scalar(i);
+  } else {
+    int64_t i = 0;
+    for (; i + Width <= Len; i += Width)
+      vec(i);
+    if (i < Len)
+      vec(Len - Width);
+  }
+}
+
+/// The outputs of a stride-2 row whose windows lie wholly inside it.
+template <typename AW> constexpr index_range stride2_interior() {
+  return in_bounds(-AW::P, 2, AW::In - (AW::K - 1) * AW::D, AW::Out);
+}
+
+/// vec(o) for vectors of Width outputs over the interior (the last
+/// overlapping, as in for_vectors), scalar(o) for the outputs at the
+/// edges and for an interior narrower than a vector.
+template <typename AW, int64_t Width, typename Vec, typename Scalar>
+ONNXCC_INLINE void for_stride2_outputs(Vec vec, Scalar scalar) {
+  constexpr index_range in = stride2_interior<AW>();
+  for (int64_t o = 0; o < in.lo; ++o)
+    scalar(o);
+  for_vectors<in.hi - in.lo, Width>(
+      [&](int64_t i) ONNXCC_INLINE_LAMBDA { vec(in.lo + i); },
+      [&](int64_t i) ONNXCC_INLINE_LAMBDA { scalar(in.lo + i); });
+  for (int64_t o = in.hi; o < AW::Out; ++o)
+    scalar(o);
+}
+#endif
+
 } // namespace rt
 } // namespace onnxcc
 

@@ -566,6 +566,18 @@ TEST(Depthwise, VectorWidthAndEdges) {
   checkDepthwise<Banded>();
   checkDepthwise<conv_shape<1, 2, 80, 90, 2, 3, 5, 27, 45, 3, 2, 1, 2, 1, 1, 2>>();
   checkDepthwise<conv_shape<1, 2, 20, 21, 2, 3, 3, 10, 10, 2, 2, 1, 0, 2, 2, 2>>();
+  // Stride-2 rows narrower than a vector keep the bands (the register path
+  // needs a whole vector of interior outputs): several, the last short.
+  using Narrow = conv_shape<1, 2, 509, 2 * kBelowVec + 1, 2, 3, 3, 254,
+                            kBelowVec, 2, 2, 0, 0, 1, 1, 2>;
+#if ONNXCC_HAS_SIMD
+  static_assert(depthwise_band<Narrow>::OB < 254 &&
+                    254 % depthwise_band<Narrow>::OB,
+                "several bands, the last one short");
+  static_assert(!takes_stride2_rows<Narrow>() && takes_stride2_rows<Banded>(),
+                "narrow rows band, wide ones split in registers");
+#endif
+  checkDepthwise<Narrow>();
   // Stride 2 whose rows split into phases with and without a tail, and a
   // last band two rows short of a whole one (MobileNet's 56 -> 28).
   checkDepthwise<conv_shape<1, 2, 8, 32, 2, 3, 3, 4, 16, 2, 2, 1, 1, 1, 1, 2>>();
