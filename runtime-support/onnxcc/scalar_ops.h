@@ -38,6 +38,17 @@ template <typename T, typename = std::enable_if_t<std::is_floating_point<T>::val
 ONNXCC_INLINE T vmin(T a, T b) {
   return (a != a || b != b) ? a + b : (a < b ? a : b);
 }
+// The same for a `c` that is not NaN (the compiler passes a constant, as
+// in ReLU and Clip): a NaN `a` still comes out; a tie returns `a`. In this
+// operand order x86's max and min instructions do exactly that.
+template <typename T, typename = std::enable_if_t<std::is_floating_point<T>::value>>
+ONNXCC_INLINE T vmax_num(T a, T c) {
+  return c > a ? c : a;
+}
+template <typename T, typename = std::enable_if_t<std::is_floating_point<T>::value>>
+ONNXCC_INLINE T vmin_num(T a, T c) {
+  return c < a ? c : a;
+}
 
 #define ONNXCC_UNARY_MATH(name, fn)                                            \
   ONNXCC_INLINE float name(float a) { return std::fn(a); }                     \
@@ -92,6 +103,34 @@ ONNXCC_INLINE vfloat vmax(vfloat a, vfloat b) {
 }
 ONNXCC_INLINE vfloat vmin(vfloat a, vfloat b) {
   return xsimd::select(xsimd::isnan(a) || xsimd::isnan(b), a + b, xsimd::min(a, b));
+}
+// vmax_num / vmin_num as above, one instruction: x86's MAXPS/MINPS return
+// their second operand when either is NaN, AArch64's FMAX/FMIN return NaN.
+ONNXCC_INLINE vfloat vmax_num(vfloat a, vfloat c) {
+#if defined(__AVX512F__)
+  return _mm512_max_ps(c, a);
+#elif defined(__AVX__)
+  return _mm256_max_ps(c, a);
+#elif defined(__SSE2__)
+  return _mm_max_ps(c, a);
+#elif defined(__aarch64__)
+  return vmaxq_f32(a, c);
+#else
+  return vmax(a, c);
+#endif
+}
+ONNXCC_INLINE vfloat vmin_num(vfloat a, vfloat c) {
+#if defined(__AVX512F__)
+  return _mm512_min_ps(c, a);
+#elif defined(__AVX__)
+  return _mm256_min_ps(c, a);
+#elif defined(__SSE2__)
+  return _mm_min_ps(c, a);
+#elif defined(__aarch64__)
+  return vminq_f32(a, c);
+#else
+  return vmin(a, c);
+#endif
 }
 #define ONNXCC_BATCH_MATH(name, fn)                                            \
   ONNXCC_INLINE vfloat name(vfloat a) { return xsimd::fn(a); }

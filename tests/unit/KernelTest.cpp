@@ -11,6 +11,7 @@
 #include "RandomData.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <utility>
@@ -72,6 +73,47 @@ TEST(Vector, FmaRoundsOnce) {
     EXPECT_EQ(lanes[l], std::ldexp(1.0f, -24)) << "lane " << l;
 }
 #endif
+
+/// vmax_num / vmin_num against a bound that is not NaN, as the compiler
+/// emits them for ReLU and Clip: ordinary values clamp, infinities clamp,
+/// and a NaN input comes out NaN in whichever lane it sits, in the vector
+/// form (one instruction on x86 and AArch64) and the scalar one alike.
+template <typename V> void checkClampKeepsNaN(const float *in, float *out) {
+  auto clip = [](V v) { return vmin_num(vmax_num(v, V(0.0f)), V(6.0f)); };
+  if constexpr (std::is_same<V, float>::value) {
+    for (int64_t l = 0; l < kVecWidth; ++l)
+      out[l] = clip(in[l]);
+#if ONNXCC_HAS_SIMD
+  } else {
+    clip(V::load_unaligned(in)).store_unaligned(out);
+#endif
+  }
+}
+
+TEST(Vector, ClampAgainstConstantKeepsNaN) {
+  const float values[] = {-2.5f, 3.0f, 7.5f, NAN, -INFINITY, INFINITY, 0.0f, 6.0f};
+  for (int64_t at = 0; at < kVecWidth; ++at) {
+    std::vector<float> in(kVecWidth), vec(kVecWidth), sca(kVecWidth);
+    for (int64_t l = 0; l < kVecWidth; ++l)
+      in[l] = values[(l + at) % 8];
+    in[at] = NAN;
+#if ONNXCC_HAS_SIMD
+    checkClampKeepsNaN<vfloat>(in.data(), vec.data());
+#else
+    checkClampKeepsNaN<float>(in.data(), vec.data());
+#endif
+    checkClampKeepsNaN<float>(in.data(), sca.data());
+    for (int64_t l = 0; l < kVecWidth; ++l) {
+      const float want = std::isnan(in[l]) ? NAN : std::min(std::max(in[l], 0.0f), 6.0f);
+      for (const auto *got : {&vec, &sca}) {
+        if (std::isnan(want))
+          EXPECT_TRUE(std::isnan((*got)[l])) << "lane " << l << " of " << at;
+        else
+          EXPECT_EQ((*got)[l], want) << "lane " << l << " of " << at;
+      }
+    }
+  }
+}
 
 TEST(Gemm, VectorWidthEdges) {
   checkGemm<1, kBelowVec, 3, false>();
