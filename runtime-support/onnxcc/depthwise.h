@@ -7,9 +7,9 @@
 // so that every tap reads unit-stride: the band's outputs are then one
 // run of vectors, each taking KH x KW fused multiply-adds, whatever the
 // stride and however narrow the rows. Rows too wide for the buffer read
-// their taps from x, and only their interior is vectorised. Layers at
-// stride 2 along rows of at least a vector of outputs skip the planes:
-// they split each row into even and odd columns in registers. No planned
+// their taps from x, and only their interior is vectorised; so do layers
+// at stride 2 along rows of at least a vector of outputs, which split each
+// row into even and odd columns in registers. No planned
 // scratch: im2col copied each input element KH x KW times to multiply one
 // row of weights.
 //
@@ -53,8 +53,84 @@ ONNXCC_INLINE void for_each_channel(const float *x, const float *w,
   }
 }
 
+/// The row axis of a layer at stride 2 along its rows.
+template <typename S> using stride2_row = axis<S::W, S::OW, S::KW, 2, S::PL, 0, 1>;
+
+/// Whether depthwise_direct() splits the layer's rows in registers
+/// (depthwise_stride2_vectors()): stride 2 and no dilation along the rows,
+/// windows at least 2 wide, and at least a whole vector of outputs whose
+/// windows lie inside the row.
+template <typename S> constexpr bool takes_stride2_rows() {
+#if ONNXCC_HAS_SIMD
+  if constexpr (S::SW != 2 || S::DW != 1 || S::KW < 2) {
+    return false;
+  } else {
+    constexpr index_range in = stride2_interior<stride2_row<S>>();
+    return has_even_odd<vfloat>() && in.hi - in.lo >= kVecWidth;
+  }
+#else
+  return false;
+#endif
+}
+
+#if ONNXCC_HAS_SIMD
+/// Vectors of outputs a depthwise_stride2_vectors() call takes. Several
+/// keep more of the rows' loads in flight: from L3, mobilenet_v2's 96
+/// channels at 112 -> 56 took 260 us one vector at a time, 200 us four.
+constexpr int kStride2Group = 4;
+
+/// U vectors of outputs of row oh at stride 2 along the row, the k-th
+/// (k = g + u) starting at output min(lo + k * width, hi - width) of the
+/// interior [lo, hi): whole vectors, then one overlapping the last. Tap 0
+/// of each window row comes from the even columns of the 2 * width floats
+/// at the vector's first tap, tap kw from the odd columns of those at tap
+/// kw - 1, split in registers (deinterleave.h): every load reads the row
+/// itself and none reads past the last window. The band path copied each
+/// row into phase planes and each band out of a buffer, and took
+/// mobilenet_v2's 112 -> 56 layer 1.8x ONNX Runtime's time.
+template <typename S, int U, typename Epi>
+ONNXCC_INLINE void depthwise_stride2_vectors(const float *ONNXCC_RESTRICT xc,
+                                             const float *wc, float b,
+                                             float *ONNXCC_RESTRICT yr,
+                                             int64_t oh, index_range rh,
+                                             int64_t g, Epi epi) {
+  constexpr index_range in = stride2_interior<stride2_row<S>>();
+  constexpr int64_t VW = kVecWidth;
+  int64_t ow[U];
+  vfloat acc[U];
+  for (int u = 0; u < U; ++u) {
+    const int64_t o = in.lo + (g + u) * VW;
+    ow[u] = o < in.hi - VW ? o : in.hi - VW;
+    acc[u] = vfloat(b);
+  }
+  for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
+    const float *xr = xc + (oh * S::SH - S::PT + kh * S::DH) * S::W - S::PL;
+    const float *wr = wc + kh * S::KW;
+    for (int u = 0; u < U; ++u) {
+      const float *xu = xr + ow[u] * 2;
+      const even_odd<vfloat> t = deinterleave(vfloat::load_unaligned(xu),
+                                              vfloat::load_unaligned(xu + VW));
+      acc[u] = vfma(vfloat(wr[0]), t.even, acc[u]);
+      acc[u] = vfma(vfloat(wr[1]), t.odd, acc[u]);
+    }
+    for (int64_t kw = 2; kw < S::KW; ++kw)
+      for (int u = 0; u < U; ++u) {
+        const float *xu = xr + ow[u] * 2 + kw - 1;
+        acc[u] = vfma(vfloat(wr[kw]),
+                      deinterleave(vfloat::load_unaligned(xu),
+                                   vfloat::load_unaligned(xu + VW))
+                          .odd,
+                      acc[u]);
+      }
+  }
+  for (int u = 0; u < U; ++u)
+    epi(acc[u]).store_unaligned(yr + ow[u]);
+}
+#endif
+
 /// Channels [u_lo, u_hi) of all images (u = n * C + c), reading taps
-/// straight from x: only the interior of each row is vectorised.
+/// straight from x: only the interior of each row is vectorised, at
+/// stride 1 or, split in registers, at stride 2.
 template <typename S, typename Epi>
 inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
                              const float *ONNXCC_RESTRICT w, const float *bias,
@@ -77,7 +153,17 @@ inline void depthwise_direct(const float *ONNXCC_RESTRICT x,
         edge(ow);
       int64_t ow = cols.lo;
 #if ONNXCC_HAS_SIMD
-      if constexpr (S::SW == 1)
+      if constexpr (takes_stride2_rows<S>()) {
+        constexpr int64_t NV = (cols.hi - cols.lo + kVecWidth - 1) / kVecWidth;
+        constexpr int64_t full = NV / kStride2Group * kStride2Group;
+        for (int64_t g = 0; g < full; g += kStride2Group)
+          depthwise_stride2_vectors<S, kStride2Group>(xc, wc, b, yr, oh, rh, g,
+                                                      epi);
+        if constexpr (NV % kStride2Group != 0)
+          depthwise_stride2_vectors<S, NV % kStride2Group>(xc, wc, b, yr, oh,
+                                                           rh, full, epi);
+        ow = cols.hi;
+      } else if constexpr (S::SW == 1)
         for (; ow + kVecWidth <= cols.hi; ow += kVecWidth) {
           vfloat acc(b);
           for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
@@ -275,121 +361,14 @@ inline void depthwise_banded(const float *ONNXCC_RESTRICT x,
   for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
-#if ONNXCC_HAS_SIMD
-/// The row axis of a layer at stride 2 along its rows.
-template <typename S> using stride2_row = axis<S::W, S::OW, S::KW, 2, S::PL, 0, 1>;
-
-/// Whether depthwise_stride2() takes the layer: stride 2 and no dilation
-/// along the rows, windows at least 2 wide, and at least a whole vector
-/// of outputs whose windows lie inside the row.
-template <typename S> constexpr bool takes_stride2_rows() {
-  if constexpr (S::SW != 2 || S::DW != 1 || S::KW < 2) {
-    return false;
-  } else {
-    constexpr index_range in = stride2_interior<stride2_row<S>>();
-    return has_even_odd<vfloat>() && in.hi - in.lo >= kVecWidth;
-  }
-}
-
-/// U vectors of outputs of row oh at stride 2 along the row, the k-th
-/// (k = g + u) starting at output min(lo + k * width, hi - width) of the
-/// interior [lo, hi): whole vectors, then one overlapping the last. Tap 0
-/// of each window row comes from the even columns of the 2 * width floats
-/// at the vector's first tap, tap kw from the odd columns of those at tap
-/// kw - 1, split in registers (deinterleave.h): every load reads the row
-/// itself and none reads past the last window. Several vectors at once
-/// keep more of the rows' loads in flight: from L3, mobilenet_v2's 96
-/// channels at 112 -> 56 took 260 us one vector at a time, 200 us four.
-template <typename S, int U, typename Epi>
-ONNXCC_INLINE void depthwise_stride2_vectors(const float *ONNXCC_RESTRICT xc,
-                                             const float *wc, float b,
-                                             float *ONNXCC_RESTRICT yr,
-                                             int64_t oh, index_range rh,
-                                             int64_t g, Epi epi) {
-  constexpr index_range in = stride2_interior<stride2_row<S>>();
-  constexpr int64_t VW = kVecWidth;
-  int64_t ow[U];
-  vfloat acc[U];
-  for (int u = 0; u < U; ++u) {
-    const int64_t o = in.lo + (g + u) * VW;
-    ow[u] = o < in.hi - VW ? o : in.hi - VW;
-    acc[u] = vfloat(b);
-  }
-  for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
-    const float *xr = xc + (oh * S::SH - S::PT + kh * S::DH) * S::W - S::PL;
-    const float *wr = wc + kh * S::KW;
-    for (int u = 0; u < U; ++u) {
-      const float *xu = xr + ow[u] * 2;
-      const even_odd<vfloat> t = deinterleave(vfloat::load_unaligned(xu),
-                                              vfloat::load_unaligned(xu + VW));
-      acc[u] = vfma(vfloat(wr[0]), t.even, acc[u]);
-      acc[u] = vfma(vfloat(wr[1]), t.odd, acc[u]);
-    }
-    for (int64_t kw = 2; kw < S::KW; ++kw)
-      for (int u = 0; u < U; ++u) {
-        const float *xu = xr + ow[u] * 2 + kw - 1;
-        acc[u] = vfma(vfloat(wr[kw]),
-                      deinterleave(vfloat::load_unaligned(xu),
-                                   vfloat::load_unaligned(xu + VW))
-                          .odd,
-                      acc[u]);
-      }
-  }
-  for (int u = 0; u < U; ++u)
-    epi(acc[u]).store_unaligned(yr + ow[u]);
-}
-
-/// Channels [u_lo, u_hi) of a layer at stride 2 along its rows, straight
-/// from x: each row's interior in groups of up to four vectors
-/// (depthwise_stride2_vectors()), its edges one output at a time. The
-/// band path copied each row into phase planes and each band out of a
-/// buffer, and took mobilenet_v2's 112 -> 56 layer 1.8x ONNX Runtime's
-/// time.
-template <typename S, typename Epi>
-inline void depthwise_stride2(const float *ONNXCC_RESTRICT x,
-                              const float *ONNXCC_RESTRICT w,
-                              const float *bias, float *ONNXCC_RESTRICT y,
-                              int64_t u_lo, int64_t u_hi, Epi epi) {
-  constexpr index_range in = stride2_interior<stride2_row<S>>();
-  constexpr int64_t NV = (in.hi - in.lo + kVecWidth - 1) / kVecWidth;
-  constexpr int64_t kGroup = 4, full = NV / kGroup * kGroup;
-  auto channel = [&](const float *ONNXCC_RESTRICT xc, const float *wc,
-                     float *ONNXCC_RESTRICT yc, float b) ONNXCC_INLINE_LAMBDA {
-    for (int64_t oh = 0; oh < S::OH; ++oh) {
-      const index_range rh = in_bounds(oh * S::SH - S::PT, S::DH, S::H, S::KH);
-      float *yr = yc + oh * S::OW;
-      auto edge = [&](int64_t ow) ONNXCC_INLINE_LAMBDA {
-        yr[ow] = epi(depthwise_at<S>(xc, wc, b, oh, ow, rh,
-                                     in_bounds(ow * 2 - S::PL, 1, S::W, S::KW)));
-      };
-      for (int64_t ow = 0; ow < in.lo; ++ow)
-        edge(ow);
-      for (int64_t g = 0; g < full; g += kGroup)
-        depthwise_stride2_vectors<S, kGroup>(xc, wc, b, yr, oh, rh, g, epi);
-      if constexpr (NV % kGroup != 0)
-        depthwise_stride2_vectors<S, NV % kGroup>(xc, wc, b, yr, oh, rh, full,
-                                                  epi);
-      for (int64_t ow = in.hi; ow < S::OW; ++ow)
-        edge(ow);
-    }
-  };
-  for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
-}
-#endif
-
-/// Channels [u_lo, u_hi): stride 2 along the rows in registers where it
-/// applies, else banded when the band buffer fits 16 KiB of stack and the
-/// padding is not negative, else straight from x.
+/// Channels [u_lo, u_hi): banded when the band buffer fits 16 KiB of
+/// stack and the padding is not negative, else straight from x, and
+/// straight from x as well at stride 2 along rows of at least a vector.
 template <typename S, typename Epi>
 ONNXCC_INLINE void depthwise_channels(const float *x, const float *w,
                                       const float *bias, float *y,
                                       int64_t u_lo, int64_t u_hi, Epi epi) {
-#if ONNXCC_HAS_SIMD
-  if constexpr (takes_stride2_rows<S>())
-    depthwise_stride2<S>(x, w, bias, y, u_lo, u_hi, epi);
-  else
-#endif
-  if constexpr (depthwise_band<S>::fits)
+  if constexpr (depthwise_band<S>::fits && !takes_stride2_rows<S>())
     depthwise_banded<S>(x, w, bias, y, u_lo, u_hi, epi);
   else
     depthwise_direct<S>(x, w, bias, y, u_lo, u_hi, epi);
