@@ -45,6 +45,23 @@ std::vector<double> winogradWeights(ArrayRef<double> g, int64_t o, int64_t c) {
 /// an image model's stem (RGB, RGBA, grey). See Passes.td.
 constexpr int64_t kMaxStridedImplicitChannels = 4;
 
+/// Least output channels per group for which a 1x1 convolution packs its
+/// input (`im2col`, which for a 1x1 is a copy into gemm_packed's panels)
+/// rather than multiply it row-major (`pointwise`). See Passes.td.
+constexpr int64_t kMinPackedPointwiseRows = 96;
+
+/// Whether a convolution that may run `pointwise` should pack its input
+/// instead: enough row panels to repay the one pass over the input, and a
+/// map whose last 16-column vector pads at most a twentieth of it (a 7x7
+/// map's 49 columns would compute 64).
+bool packsPointwise(kernel::Conv2dOp op) {
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  const int64_t rows = w[0] / op.getGroup(), columns = y[2] * y[3];
+  const int64_t padded = (columns + 15) / 16 * 16 - columns;
+  return rows >= kMinPackedPointwiseRows && 20 * padded <= columns;
+}
+
 bool isStride1(kernel::Conv2dOp op) {
   return llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; });
 }
@@ -83,14 +100,18 @@ struct ChooseConvAlgorithm
     getOperation().walk([&](kernel::Conv2dOp op) {
       if (op.getAlgorithm() == "winograd")
         return; // already laid out for it
-      // Cheapest first: no copy at all, then fewer multiply-adds, then the
-      // general. A 1x1 depthwise convolution is a per-channel scale:
-      // depthwise, not one GEMM of a row per channel.
-      for (StringRef algorithm : {"depthwise", "pointwise"})
-        if (op.canUse(algorithm)) {
-          op.setAlgorithm(algorithm);
-          return;
-        }
+      // Cheapest first: no copy at all (unless a packed copy pays), then
+      // fewer multiply-adds, then the general. A 1x1 depthwise convolution
+      // is a per-channel scale: depthwise, not one GEMM of a row per
+      // channel.
+      if (op.canUse("depthwise")) {
+        op.setAlgorithm("depthwise");
+        return;
+      }
+      if (op.canUse("pointwise")) {
+        op.setAlgorithm(packsPointwise(op) ? "im2col" : "pointwise");
+        return;
+      }
       if (tryWinograd(op))
         return;
       op.setAlgorithm(op.canUse("implicit_gemm") &&

@@ -99,7 +99,14 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     size) and the emitter (the kernel called) only read: `depthwise` for
     one input and one output channel per group (taps summed in registers),
     `pointwise` for a 1x1, stride-1, unpadded convolution (a GEMM on the
-    input itself), `winograd` for a 3x3, stride-1, ungrouped f32 one with
+    input itself) unless it has at least 96 output channels per group and
+    its map pads at most a twentieth to a multiple of 16 columns: then
+    `im2col`, which for a 1x1 is one copy of the input into the GEMM's
+    packed panels, read contiguously by every row panel after (squeezenet's
+    512 -> 1000 classifier: 1950 -> 1760 us; mobilenet_v2's 16 -> 96
+    expand over 112x112: 640 -> 490 us), while fewer rows did not repay
+    the copy and a 7x7 map's 49 columns padded to 64 ran 25% slower,
+    `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and at least `min-winograd-channels` input and
     output channels (resnet18's 3x3 layers: 2.25x fewer multiply-adds,
     which pay for the transforms once the GEMMs are this deep),

@@ -121,6 +121,17 @@ template <typename S>
 inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
                    int64_t c_lo = 0, int64_t c_hi = S::Cg) {
   constexpr int64_t pad = (S::P + kPanel - 1) / kPanel * kPanel - S::P;
+  // A 1x1, stride-1, unpadded convolution's rows are its input planes:
+  // one run each (the compiler packs these where the GEMM repays it).
+  if constexpr (S::KH == 1 && S::KW == 1 && S::SH == 1 && S::SW == 1 &&
+                S::PT == 0 && S::PL == 0 && S::OH == S::H && S::OW == S::W) {
+    for (int64_t c = c_lo; c < c_hi; ++c) {
+      packed_cursor<S::Kdim> out{col + c * kPanel};
+      out.put(x + c * S::P, 1, S::P);
+      out.put(nullptr, 0, pad);
+    }
+    return;
+  }
   for (int64_t c = c_lo; c < c_hi; ++c)
     for (int64_t kh = 0; kh < S::KH; ++kh) {
       const int64_t ih0 = kh * S::DH - S::PT; // input row of output row 0

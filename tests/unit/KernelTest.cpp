@@ -557,6 +557,23 @@ TEST(Conv, PointwiseMatchesDirect) {
             conv_algo::pointwise>();
 }
 
+// A 1x1 convolution the compiler packs (im2col of a 1x1 copies each input
+// plane into the panels whole): maps ending a panel exactly, one column
+// into the next, within its last vector and a column short of it; two
+// groups and two images; more rows than a tile.
+TEST(Conv, PackedPointwiseMatchesDirect) {
+  constexpr int64_t P = kPanel, V = kVecWidth;
+  checkConv<conv_shape<1, 3, 2, P, 5, 1, 1, 2, P, 1, 1, 0, 0, 1, 1, 1>>();
+  checkConv<conv_shape<1, 4, 1, 2 * P + 1, kTileRows + 3, 1, 1, 1, 2 * P + 1,
+                       1, 1, 0, 0, 1, 1, 1>>();
+  checkConv<conv_shape<1, 5, 3, V + 1, 7, 1, 1, 3, V + 1, 1, 1, 0, 0, 1, 1,
+                       1>>();
+  checkConv<conv_shape<2, 6, 13, 13, 2 * kTileRows + 2, 1, 1, 13, 13, 1, 1, 0,
+                       0, 1, 1, 2>>();
+  checkConv<conv_shape<1, 2, 1, P - 1, 3, 1, 1, 1, P - 1, 1, 1, 0, 0, 1, 1,
+                       1>>();
+}
+
 /// depthwise2d() against conv2d()'s naive reference (checkConv's loops).
 template <typename S> void checkDepthwise() {
   auto x = randomVector(S::N * S::C * S::H * S::W, 8);

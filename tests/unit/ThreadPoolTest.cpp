@@ -209,6 +209,13 @@ TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {
   checkConv<conv_shape<2, 4, 6, 6, 4, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 2>>();
 }
 
+// A packed 1x1 (im2col): threads split the planes' copy, then the panels.
+TEST(ThreadedConv, PackedPointwiseSplitsCopyAndPanels) {
+  checkConv<conv_shape<1, 7, 13, 13, 2 * kTileRows + 5, 1, 1, 13, 13, 1, 1, 0,
+                       0, 1, 1, 1>>();
+  checkConv<conv_shape<2, 6, 3, 5, 6, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 3>>();
+}
+
 TEST(ThreadedConv, PointwiseNeedsNoScratch) {
   checkConv<conv_shape<1, 6, 3, 5, 8, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 1>,
             conv_algo::pointwise>();

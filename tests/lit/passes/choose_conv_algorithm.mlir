@@ -79,6 +79,30 @@ func.func @main(%x: tensor<1x3x4x4xf32>, %w: tensor<5x3x1x1xf32>, %b: tensor<5xf
 
 // -----
 
+// 1x1 with 96 output channels over a 13x13 map (169 columns, 7 of padding
+// to 176, under a twentieth): the input is packed, im2col's 3 x 192
+// floats of scratch (2304 bytes). One channel fewer, or a 14x14 map (196
+// columns, 12 of padding to 208): pointwise.
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d
+// CHECK-NOT: algorithm
+// CHECK-SAME: -> tensor<1x96x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x95x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x96x14x14xf32>
+// PLAN: kernel.workspace_bytes = 2304
+// PLAN-LABEL: func @main
+// PLAN: kernel.conv2d {{.*}}kernel.scratch_offset
+// PLAN-NOT: kernel.scratch_offset
+// PLAN: return
+func.func @main(%x: tensor<1x3x13x13xf32>, %x14: tensor<1x3x14x14xf32>, %w: tensor<96x3x1x1xf32>, %b: tensor<96xf32>, %w95: tensor<95x3x1x1xf32>, %b95: tensor<95xf32>) -> (tensor<1x96x13x13xf32>, tensor<1x95x13x13xf32>, tensor<1x96x14x14xf32>) {
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x13x13xf32>, tensor<96x3x1x1xf32>, tensor<96xf32>) -> tensor<1x96x13x13xf32>
+  %1 = kernel.conv2d %x, %w95, %b95 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x13x13xf32>, tensor<95x3x1x1xf32>, tensor<95xf32>) -> tensor<1x95x13x13xf32>
+  %2 = kernel.conv2d %x14, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x3x14x14xf32>, tensor<96x3x1x1xf32>, tensor<96xf32>) -> tensor<1x96x14x14xf32>
+  return %0, %1, %2 : tensor<1x96x13x13xf32>, tensor<1x95x13x13xf32>, tensor<1x96x14x14xf32>
+}
+
+// -----
+
 // One channel per group (MobileNet's 3x3 layers): depthwise, no scratch.
 // CHECK-LABEL: func @main
 // CHECK: kernel.conv2d {{.*}}algorithm = "depthwise"
