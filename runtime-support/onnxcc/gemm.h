@@ -14,7 +14,9 @@
 // block and computed as dot products (tail_dots()). This blocked form
 // takes the shape as run-time values (gemm_shape) in one out-of-line copy
 // per epilogue: generated code calls it with constants, and its compile
-// time no longer grows with the number of distinct layer shapes.
+// time no longer grows with the number of distinct layer shapes. A
+// product of few rows (narrow_rows()) takes 8-row, 3-vector tiles in a
+// copy of its own (gemm_block_narrow_rt()).
 // B' = B^T (N x K, PyTorch's Linear): one dot product per output, and so
 // is a matrix times a column vector (B = x, K x 1: gemv_rows()); a vector
 // of outputs at a time (dot_group()).
@@ -106,6 +108,29 @@ constexpr int kTileRows = 4;
 /// Rows in the tiles that cover what kTileRows leaves: at most 6, the
 /// AVX2 tile, so every ISA's register file holds them.
 constexpr int kMinorTileRows = kTileRows < 6 ? kTileRows : 6;
+
+/// Rows of the narrow tiles, 8 rows x 3 vectors (24 accumulators, 3 B
+/// vectors, the A broadcast), where 32 vector registers hold them; 0
+/// where they do not.
+#if ONNXCC_HAS_SIMD && (defined(__AVX512F__) || defined(__aarch64__))
+constexpr int kNarrowRows = 8;
+#else
+constexpr int kNarrowRows = 0;
+#endif
+
+/// Whether a row-major product of M rows and depth K runs in narrow
+/// tiles: at most 64 rows, a whole number of tiles, and depth enough to
+/// repay a tile's 24 loads and stores of C. Few rows cut in 12-row tiles
+/// leave 4-row ones (16 = 12 + 4, 32 = 12 + 12 + 4 + 4), and a 12 x 2
+/// tile loads B twice as often per multiply-add as 8 x 3: squeezenet1_1's
+/// squeeze layers and mobilenet_v2's projections (24 x 3136 x 144: 334 ->
+/// 210 us, 32 x 729 x 256: 215 -> 120 us, 48 x 169 x 384: 99 -> 63 us,
+/// with A packed per tile, gemm_block_narrow_rt()). At depth 32 or less
+/// they gained nothing or ran up to 10% slower.
+constexpr bool narrow_rows(int64_t M, int64_t K) {
+  return kNarrowRows > 0 && M % (kNarrowRows > 0 ? kNarrowRows : 1) == 0 &&
+         M <= 64 && K >= 64;
+}
 
 namespace detail {
 template <int64_t M, int R = 1, typename F>
@@ -200,8 +225,10 @@ ONNXCC_INLINE vfloat finish_vec(vfloat acc, const float *bias, int64_t at,
 
 /// R rows x NV vectors of C at (i, j) over one depth block. `skip` > 0
 /// (NV = 1 only) stores lanes [skip, kVecWidth) alone: a tail tile that
-/// overlaps columns already done leaves them as they are.
-template <int R, int NV, bool TA, bool HasBias, typename Epi>
+/// overlaps columns already done leaves them as they are. With PackedA, A
+/// is the tile's rows over the block packed k-major (pack_rows()).
+template <int R, int NV, bool TA, bool HasBias, typename Epi,
+          bool PackedA = false>
 ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
                         const float *bias, float alpha, float beta, float *C,
                         int64_t i, int64_t j, depth d, int64_t skip, Epi epi) {
@@ -216,8 +243,10 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
   // values, indexing A[(i + r) * K + k] would cost integer work per load.
   const float *a[R];
   for (int r = 0; r < R; ++r)
-    a[r] = TA ? A + d.k0 * g.M + i + r : A + (i + r) * g.K + d.k0;
-  const int64_t astep = TA ? g.M : 1;
+    a[r] = PackedA ? A + r
+           : TA    ? A + d.k0 * g.M + i + r
+                   : A + (i + r) * g.K + d.k0;
+  const int64_t astep = PackedA ? R : TA ? g.M : 1;
   const float *b = B + d.k0 * N + j;
   for (int64_t k = d.k0; k < d.k1; ++k, b += N) {
     vfloat bv[NV];
@@ -313,20 +342,30 @@ ONNXCC_INLINE const float *gather_tail(const gemm_shape &g, bool ta,
 #endif
 
 /// Rows [i, i + R) from column j to jend over one depth block, vector
-/// tiles, then the tail narrower than a vector: as dot products when
-/// gather_tail() gathered it (`bt`), else a rerun vector, else scalar.
-template <int R, bool TA, bool HasBias, typename Epi>
+/// tiles (of NV vectors, then 2, then 1), then the tail narrower than a
+/// vector: as dot products when gather_tail() gathered it (`bt`), else a
+/// rerun vector, else scalar. With NV > 2 (narrow panels) the vector
+/// tiles read the rows packed in `ap` (pack_rows()).
+template <int R, bool TA, bool HasBias, int NV = 2, typename Epi>
 ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
                              const float *B, const float *bt,
                              const float *bias, float alpha, float beta,
                              float *C, int64_t i, int64_t j, int64_t jend,
-                             depth d, Epi epi) {
+                             depth d, Epi epi, const float *ap = nullptr) {
   const int64_t N = g.N;
 #if ONNXCC_HAS_SIMD
+  constexpr bool kPacked = NV > 2; // the narrow panels' tiles read ap
+  const float *at = kPacked ? ap : A;
+  if constexpr (NV > 2)
+    for (; j + NV * kVecWidth <= jend; j += NV * kVecWidth)
+      tile<R, NV, TA, HasBias, Epi, kPacked>(g, at, B, bias, alpha, beta, C, i,
+                                             j, d, 0, epi);
   for (; j + 2 * kVecWidth <= jend; j += 2 * kVecWidth)
-    tile<R, 2, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
+    tile<R, 2, TA, HasBias, Epi, kPacked>(g, at, B, bias, alpha, beta, C, i, j,
+                                          d, 0, epi);
   for (; j + kVecWidth <= jend; j += kVecWidth)
-    tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, j, d, 0, epi);
+    tile<R, 1, TA, HasBias, Epi, kPacked>(g, at, B, bias, alpha, beta, C, i, j,
+                                          d, 0, epi);
   if (bt != nullptr && j < jend) {
     tail_dots<R, HasBias>(g, A, bt, bias, alpha, beta, C, i, j, jend - j, d,
                           epi);
@@ -335,12 +374,14 @@ ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
   // A wider tail reruns the row's last whole vector and stores only its
   // new columns.
   if (N >= kVecWidth && j < jend) {
-    tile<R, 1, TA, HasBias>(g, A, B, bias, alpha, beta, C, i, jend - kVecWidth,
-                            d, j - (jend - kVecWidth), epi);
+    tile<R, 1, TA, HasBias, Epi, kPacked>(g, at, B, bias, alpha, beta, C, i,
+                                          jend - kVecWidth, d,
+                                          j - (jend - kVecWidth), epi);
     j = jend;
   }
 #else
   (void)bt;
+  (void)ap;
 #endif
   for (; j < jend; ++j)
     for (int r = 0; r < R; ++r) {
@@ -509,15 +550,13 @@ ONNXCC_INLINE part group_part(int64_t total, int t, int T) {
   return {g.lo * kDotGroup, hi < total ? hi : total};
 }
 
-/// Rows [ib, ie) x columns [jb, je) of C = A' * B. A block that does not
-/// end at N ends on a whole vector pair, so a tail's overlapping rerun
-/// stays inside the block. Not inlined: one copy per (TA, HasBias, Epi).
-template <bool TA, bool HasBias, typename Epi>
-ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
-                                   const float *ONNXCC_RESTRICT B,
-                                   const float *bias, float alpha, float beta,
-                                   float *ONNXCC_RESTRICT C, int64_t ib,
-                                   int64_t ie, int64_t jb, int64_t je, Epi epi) {
+/// rows(j0, jend, d, bt) for each depth block d and column block [j0,
+/// jend) of columns [jb, je), with the block's gathered tail bt (see
+/// gather_tail()). A block that does not end at N ends on a whole vector
+/// pair, so a tail's overlapping rerun stays inside the block.
+template <bool TA, typename Rows>
+ONNXCC_INLINE void for_gemm_blocks(const gemm_shape &g, const float *B,
+                                   int64_t jb, int64_t je, Rows rows) {
   const int64_t K = g.K, kc = row_major_depth(g.M, g.N, K, kTileRows),
                 nc = column_block_of(kc);
 #if ONNXCC_HAS_SIMD
@@ -529,18 +568,67 @@ ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
     for (int64_t j0 = jb; j0 < je; j0 += nc) {
       const int64_t jend = j0 + nc < je ? j0 + nc : je;
 #if ONNXCC_HAS_SIMD
-      const float *bt = gather_tail(g, TA, B, j0, jend, d, tail);
+      rows(j0, jend, d, gather_tail(g, TA, B, j0, jend, d, tail));
 #else
-      const float *bt = nullptr;
+      (void)B; // no tail to gather: the scalar path computes it in place
+      rows(j0, jend, d, static_cast<const float *>(nullptr));
 #endif
-      for_row_tiles<kTileRows>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
-        row_panel<decltype(rows)::value, TA, HasBias>(
-            g, A, B, bt, bias, alpha, beta, C, i, j0, jend, d, epi);
-      });
     }
     if (k1 == K)
       break;
   }
+}
+
+/// Rows [ib, ie) x columns [jb, je) of C = A' * B in for_row_tiles()'
+/// tiles. Not inlined: one copy per (TA, HasBias, Epi).
+template <bool TA, bool HasBias, typename Epi>
+ONNXCC_NOINLINE void gemm_block_rt(gemm_shape g, const float *ONNXCC_RESTRICT A,
+                                   const float *ONNXCC_RESTRICT B,
+                                   const float *bias, float alpha, float beta,
+                                   float *ONNXCC_RESTRICT C, int64_t ib,
+                                   int64_t ie, int64_t jb, int64_t je, Epi epi) {
+  for_gemm_blocks<TA>(g, B, jb, je, [&](int64_t j0, int64_t jend, depth d,
+                                        const float *bt) ONNXCC_INLINE_LAMBDA {
+    for_row_tiles<kTileRows>(ib, ie, [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
+      row_panel<decltype(rows)::value, TA, HasBias>(
+          g, A, B, bt, bias, alpha, beta, C, i, j0, jend, d, epi);
+    });
+  });
+}
+
+/// Rows [i, i + R) of A' over depth block d into `ap`, k-major: element
+/// (r, k) at (k - d.k0) * R + r, so that a tile's broadcasts walk one
+/// pointer.
+template <int R, bool TA>
+ONNXCC_INLINE void pack_rows(const gemm_shape &g, const float *A, int64_t i,
+                             depth d, float *ap) {
+  for (int64_t k = d.k0; k < d.k1; ++k)
+    for (int r = 0; r < R; ++r)
+      *ap++ = a_at(g, TA, A, i + r, k);
+}
+
+/// gemm_block_rt() in narrow tiles (narrow_rows()); ie - ib is a multiple
+/// of kNarrowRows. Each tile reads its rows of A packed (pack_rows()):
+/// through kNarrowRows row pointers g++ 12 ran out of registers and kept
+/// B's vectors on the stack (24 x 3136 x 144: 266 us packed, 216). A
+/// function of its own, for the same reason: with these tiles beside the
+/// 12-row ones, the 12-row tile spilled too (96 x 196 x 576: 206 -> 350
+/// us).
+template <bool TA, bool HasBias, typename Epi>
+ONNXCC_NOINLINE void gemm_block_narrow_rt(
+    gemm_shape g, const float *ONNXCC_RESTRICT A,
+    const float *ONNXCC_RESTRICT B, const float *bias, float alpha,
+    float beta, float *ONNXCC_RESTRICT C, int64_t ib, int64_t ie, int64_t jb,
+    int64_t je, Epi epi) {
+  alignas(64) float ap[kNarrowRows * kDepthBlock];
+  for_gemm_blocks<TA>(g, B, jb, je, [&](int64_t j0, int64_t jend, depth d,
+                                        const float *bt) ONNXCC_INLINE_LAMBDA {
+    for (int64_t i = ib; i < ie; i += kNarrowRows) {
+      pack_rows<kNarrowRows, TA>(g, A, i, d, ap);
+      row_panel<kNarrowRows, TA, HasBias, 3>(g, A, B, bt, bias, alpha, beta, C,
+                                             i, j0, jend, d, epi, ap);
+    }
+  });
 }
 
 template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
@@ -550,8 +638,13 @@ ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
                               float alpha, float beta, float *ONNXCC_RESTRICT C,
                               int64_t ib, int64_t ie, int64_t jb, int64_t je,
                               Epi epi) {
-  gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B, bias, alpha,
-                             beta, C, ib, ie, jb, je, epi);
+  if constexpr (narrow_rows(M, K))
+    gemm_block_narrow_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B,
+                                      bias, alpha, beta, C, ib, ie, jb, je,
+                                      epi);
+  else
+    gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B, bias,
+                               alpha, beta, C, ib, ie, jb, je, epi);
 }
 
 /// Outputs [jb, je) of every row of the transposed-B form; jb is a
@@ -655,7 +748,8 @@ inline void gemm_part(const float *ONNXCC_RESTRICT A,
     return;
   }
   constexpr int64_t pair = 2 * kVecWidth;
-  constexpr int64_t cols = N / pair, rows = M / kTileRows;
+  constexpr int64_t unit = narrow_rows(M, K) ? kNarrowRows : kTileRows;
+  constexpr int64_t cols = N / pair, rows = M / unit;
   if constexpr (cols >= rows) {
     constexpr int64_t units = cols > 0 ? cols : 1;
     const part p = split(units, t, T);
@@ -667,8 +761,8 @@ inline void gemm_part(const float *ONNXCC_RESTRICT A,
     const part p = split(rows, t, T);
     if (p.lo < p.hi)
       gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
-          A, B, bias, alpha, beta, C, p.lo * kTileRows,
-          p.hi == rows ? M : p.hi * kTileRows, 0, N, epi);
+          A, B, bias, alpha, beta, C, p.lo * unit,
+          p.hi == rows ? M : p.hi * unit, 0, N, epi);
   }
 }
 

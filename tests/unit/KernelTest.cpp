@@ -161,6 +161,27 @@ TEST(Gemm, TileRowEdges) {
   checkGemm<kTileRows + 4, 49, 64, false>(); // a 7x7 map
 }
 
+// Products of few rows (narrow_rows(): whole 8-row tiles, at most 64
+// rows, depth 64 or more) take 8-row, 3-vector tiles where 32 registers
+// hold them: rows of 3 vectors and then 2, 1 and a tail of dot products,
+// of a rerun vector and of a vector and one column; two depth blocks; the
+// most rows; and the edges around it, 64 rows at depth 63 and 72 rows,
+// which keep the 12-row tiles. Every ISA checks the same shapes.
+TEST(Gemm, NarrowTileEdges) {
+  constexpr int64_t V = kVecWidth;
+  static_assert(kNarrowRows == 0 ||
+                    (narrow_rows(16, 64) && !narrow_rows(64, 63) &&
+                     !narrow_rows(72, 64) && !narrow_rows(20, 64)),
+                "narrow tiles: whole 8-row tiles, at most 64 rows, depth >= 64");
+  checkGemm<8, 3 * V + 2 * V + V + 1, 64, false>();
+  checkGemm<16, 6 * V + V / 2 + 1, 65, false>();
+  checkGemm<24, 3 * V + V + 3, 2 * kRowMajorDepthBlock + 5, false>();
+  checkGemm<64, 169, 96, false>();
+  checkGemm<64, 3 * V + 1, 63, false>();
+  checkGemm<72, 3 * V + 1, 64, false>();
+  checkGemmRowBias<32, 2 * V + 5, 70>();
+}
+
 // Depth blocks: later blocks add to the partial sums in C, and only the
 // last applies bias and epilogue; a rerun tail stores only its new
 // columns, so an overlapped column is not added twice.

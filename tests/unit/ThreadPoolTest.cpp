@@ -108,6 +108,8 @@ TEST(ThreadedGemm, ColumnCutsAtVectorPairs) {
 
 TEST(ThreadedGemm, RowCutsAtPanels) {
   checkGemm<kTileRows * 7 + 5, 49, 64>();   // a 7x7 map: more panels than pairs
+  checkGemm<64, 49, 96>();                  // narrow tiles: 8-row panels
+  checkGemm<48, 5 * 2 * kVecWidth + 3, 64>(); // narrow tiles cut at pairs
   checkGemm<kTileRows * 3, kVecWidth + 1, 13>();
   checkGemm<kTileRows + 3, 2, 4>();
 }
