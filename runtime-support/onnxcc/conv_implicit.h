@@ -26,8 +26,9 @@
 // vector share a spot, a half each (load_halves()): an 8x8 map under
 // AVX-512 computed 8 wasted lanes of 16, which made a 16 -> 32 channel
 // layer 1.7x slower than with two rows a spot. A register tile is R
-// output channels x two spots (the rows of gemm.h's for_row_tiles), each
-// accumulating over k = (c, kh, kw) in im2col's order.
+// output channels x two spots (the rows of for_row_tiles(),
+// gemm_blocking.h), each accumulating over k = (c, kh, kw) in im2col's
+// order.
 //
 // conv2d_implicit(par, ...) copies the planes split by channel, then
 // splits the spots; every output is computed as by one thread.

@@ -16,7 +16,7 @@
 // Read row-major, a MatMul's weights arrive from L3 one row of B per k; as
 // one stream, transformer-sized products (32x384x128) ran 25% faster.
 //
-// Depth blocks, column blocks and row panels are those of gemm() (gemm.h);
+// Depth blocks, column blocks and row panels are gemm()'s (gemm_blocking.h);
 // the threaded forms split panels, or row panels when there are more of
 // those, across par's threads, and give the same bits as one thread.
 //
