@@ -266,7 +266,10 @@ ONNXCC_INLINE void pack_rows(const gemm_shape &g, const float *A, int64_t i,
 /// gemm_block_rt() in narrow tiles (narrow_rows()); ie - ib is a multiple
 /// of kNarrowRows. Each tile reads its rows of A packed (pack_rows()):
 /// through kNarrowRows row pointers g++ 12 ran out of registers and kept
-/// B's vectors on the stack (24 x 3136 x 144: 266 us packed, 216). A
+/// B's vectors on the stack (24 x 3136 x 144: 266 us so, 210 packed). The
+/// rows are packed again for each column block: 8 x depth floats against
+/// 8 x depth x (up to 256 columns) multiply-adds, too few to pay for a
+/// buffer of every row panel's (64 x 384 floats would not fit the stack). A
 /// function of its own, for the same reason: with these tiles beside the
 /// 12-row ones, the 12-row tile spilled too (96 x 196 x 576: 206 -> 350
 /// us).
