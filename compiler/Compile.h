@@ -41,7 +41,8 @@ struct CompileRequest {
   /// Threads predict() runs its large kernels on (--threads; 1: no pool).
   int64_t threads = 1;
   /// Least input and output channels of a Winograd convolution
-  /// (--min-winograd-channels): its weights are 16/9 of the 3x3 ones.
+  /// (--min-winograd-channels; 0: the pass's rule): its weights are 16/9
+  /// of the 3x3 ones.
   int64_t minWinogradChannels = kDefaultMinWinogradChannels;
 };
 

@@ -79,9 +79,10 @@ static const char *kCompileUsage =
     "  --min-winograd-channels N\n"
     "                 3x3 stride-1 convolutions with at least N input and N\n"
     "                 output channels and constant weights run as Winograd\n"
-    "                 F(2,3) (default 32): 2.25x fewer multiply-adds, but\n"
-    "                 their weights take 16/9 of the bytes; a count above\n"
-    "                 every layer's keeps the weights small\n";
+    "                 F(2,3) (default: at least 32, or from 2 inputs over\n"
+    "                 a 5x5 to 8x8 output map): 2.25x fewer multiply-adds,\n"
+    "                 but their weights take 16/9 of the bytes; a count\n"
+    "                 above every layer's keeps the weights small\n";
 static const char *kVerifyUsage =
     "usage: onnxcc verify MODEL_DIR [--dim K=V]... [--const-input NAME=FILE.pb]...\n"
     "                      [--atol X] [--rtol X]\n"

@@ -66,6 +66,30 @@ bool isStride1(kernel::Conv2dOp op) {
   return llvm::all_of(op.getStrides(), [](int64_t s) { return s == 1; });
 }
 
+/// Channels a Winograd convolution needs under the default rule (a
+/// min-winograd-channels of 0) over a map of more than kMaxMapTiles tiles.
+constexpr int64_t kAutoWinogradChannels = 32;
+
+/// The 2x2 output tiles over which the default rule takes Winograd from
+/// kMinMapChannels input channels: the runtime then keeps every tile of
+/// the map in one row of 16 lanes (winograd_map.h). Under 9 tiles most of
+/// those lanes idle; a single input channel (a 1 -> 16 channel 8x8 layer:
+/// 0.58 us against 0.51 as an implicit GEMM) leaves too few multiply-adds
+/// to repay the transforms.
+constexpr int64_t kMinMapTiles = 9, kMaxMapTiles = 16, kMinMapChannels = 2;
+
+/// Whether a convolution that may use Winograd is worth it: see Passes.td.
+bool paysForWinograd(kernel::Conv2dOp op, int64_t minChannels) {
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  if (minChannels > 0)
+    return w[0] >= minChannels && w[1] >= minChannels;
+  const int64_t tiles = (y[2] + 1) / 2 * ((y[3] + 1) / 2);
+  return (w[0] >= kAutoWinogradChannels && w[1] >= kAutoWinogradChannels) ||
+         (tiles >= kMinMapTiles && tiles <= kMaxMapTiles &&
+          w[1] >= kMinMapChannels);
+}
+
 int64_t inputChannels(kernel::Conv2dOp op) {
   return cast<ShapedType>(op.getInput().getType()).getShape()[1];
 }
@@ -75,11 +99,10 @@ struct ChooseConvAlgorithm
   using ChooseConvAlgorithmBase::ChooseConvAlgorithmBase;
 
   /// Sets `winograd` and replaces the weight by its transform, when the
-  /// convolution may use it, is deep enough and its weights are constant.
+  /// convolution may use it, pays for it and its weights are constant.
   bool tryWinograd(kernel::Conv2dOp op) {
     auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-    if (!op.canUse("winograd") || w[0] < minWinogradChannels ||
-        w[1] < minWinogradChannels)
+    if (!op.canUse("winograd") || !paysForWinograd(op, minWinogradChannels))
       return false;
     ElementsAttr weights = getConstantElements(op.getWeight());
     std::vector<double> g;

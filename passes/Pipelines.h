@@ -7,10 +7,10 @@
 
 namespace onnxcc {
 
-/// Least input and output channels of a Winograd convolution unless
-/// --min-winograd-channels says otherwise: below it the transforms cost
-/// more than the 2.25x fewer multiply-adds save.
-constexpr int64_t kDefaultMinWinogradChannels = 32;
+/// --min-winograd-channels when not given: 0, onnxcc-choose-conv-
+/// algorithm's own rule (Passes.td). A count N >= 1 makes the rule "at
+/// least N input and N output channels" for every map.
+constexpr int64_t kDefaultMinWinogradChannels = 0;
 
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<int64_t> alignment{*this, "alignment",
@@ -33,7 +33,7 @@ struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
       llvm::cl::init(1)};
   Option<int64_t> minWinogradChannels{
       *this, "min-winograd-channels",
-      llvm::cl::desc("least input and output channels of a Winograd convolution"),
+      llvm::cl::desc("least input and output channels of a Winograd convolution (0: the pass's own rule)"),
       llvm::cl::init(kDefaultMinWinogradChannels)};
   Option<int64_t> layoutRows{
       *this, "layout-rows",

@@ -16,7 +16,9 @@
 //
 // Both transforms run kVecWidth tiles of a tile row at once: the input
 // rows are first split into even and odd columns, so each tile's four
-// columns are unit-stride loads across tiles.
+// columns are unit-stride loads across tiles. A map of at most 16 tiles
+// runs winograd_map.h's layout instead, every tile in one row of lanes,
+// within the same scratch.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_WINOGRAD_H
@@ -25,6 +27,7 @@
 #include "onnxcc/gemm_packed.h"
 #include "onnxcc/parallel.h"
 #include "onnxcc/window.h"
+#include "onnxcc/winograd_map.h"
 
 namespace onnxcc {
 namespace rt {
@@ -186,14 +189,20 @@ template <typename S, typename Epi>
 inline void conv2d_winograd(const float *x, const float *u, const float *bias,
                             float *y, float *scratch, Epi epi) {
   using WS = winograd_shape<S>;
-  float *v = scratch, *m = scratch + 16 * WS::kV;
-  for (int64_t n = 0; n < S::N; ++n) {
-    winograd_input<S>(x + n * S::C * S::H * S::W, v, 0, S::C);
-    for (int64_t xi = 0; xi < 16; ++xi)
-      gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                              v + xi * WS::kV, nullptr,
-                                              m + xi * WS::kM, identity{});
-    winograd_output<S>(m, bias, y + n * S::O * S::P, 0, S::O, epi);
+  if constexpr (winograd_map_shape<S>::kApplies) {
+    static_assert(winograd_map_shape<S>::kScratch <= WS::kScratch,
+                  "the map layout fits the planned scratch");
+    conv2d_winograd_map<S>(x, u, bias, y, scratch, epi);
+  } else {
+    float *v = scratch, *m = scratch + 16 * WS::kV;
+    for (int64_t n = 0; n < S::N; ++n) {
+      winograd_input<S>(x + n * S::C * S::H * S::W, v, 0, S::C);
+      for (int64_t xi = 0; xi < 16; ++xi)
+        gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
+                                                v + xi * WS::kV, nullptr,
+                                                m + xi * WS::kM, identity{});
+      winograd_output<S>(m, bias, y + n * S::O * S::P, 0, S::O, epi);
+    }
   }
 }
 
@@ -203,25 +212,31 @@ template <typename S, typename Par, typename Epi>
 inline void conv2d_winograd(Par &par, const float *x, const float *u,
                             const float *bias, float *y, float *scratch,
                             Epi epi) {
-  using WS = winograd_shape<S>;
-  float *v = scratch, *m = scratch + 16 * WS::kV;
-  for (int64_t n = 0; n < S::N; ++n) {
-    const float *xn = x + n * S::C * S::H * S::W;
-    par.run([&](int t, int T) {
-      const part p = split(S::C, t, T);
-      winograd_input<S>(xn, v, p.lo, p.hi);
-    });
-    par.run([&](int t, int T) {
-      const part p = split(16, t, T);
-      for (int64_t xi = p.lo; xi < p.hi; ++xi)
-        gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                                v + xi * WS::kV, nullptr,
-                                                m + xi * WS::kM, identity{});
-    });
-    par.run([&](int t, int T) {
-      const part p = split(S::O, t, T);
-      winograd_output<S>(m, bias, y + n * S::O * S::P, p.lo, p.hi, epi);
-    });
+  if constexpr (winograd_map_shape<S>::kApplies) {
+    static_assert(winograd_map_shape<S>::kScratch <= winograd_shape<S>::kScratch,
+                  "the map layout fits the planned scratch");
+    conv2d_winograd_map<S>(par, x, u, bias, y, scratch, epi);
+  } else {
+    using WS = winograd_shape<S>;
+    float *v = scratch, *m = scratch + 16 * WS::kV;
+    for (int64_t n = 0; n < S::N; ++n) {
+      const float *xn = x + n * S::C * S::H * S::W;
+      par.run([&](int t, int T) {
+        const part p = split(S::C, t, T);
+        winograd_input<S>(xn, v, p.lo, p.hi);
+      });
+      par.run([&](int t, int T) {
+        const part p = split(16, t, T);
+        for (int64_t xi = p.lo; xi < p.hi; ++xi)
+          gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
+                                                  v + xi * WS::kV, nullptr,
+                                                  m + xi * WS::kM, identity{});
+      });
+      par.run([&](int t, int T) {
+        const part p = split(S::O, t, T);
+        winograd_output<S>(m, bias, y + n * S::O * S::P, p.lo, p.hi, epi);
+      });
+    }
   }
 }
 

@@ -515,6 +515,28 @@ TEST(Conv, WinogradMatchesDirect) {
             conv_algo::winograd>(relu);
 }
 
+// Winograd over a map of at most 16 tiles (winograd_map.h, every tile in
+// one row of lanes): 16 tiles (8x8, digits_cnn's 16 -> 32), 16 with odd
+// sides (7x7: a last tile row and column of one output), one tile, rows
+// of one tile and one tile row, 15 and 14 tiles (lanes past the last left
+// over), one input channel, padding on the left only, output channels
+// that leave 1 to 7 over after whole register tiles (13, 7), a batch and
+// a fused ReLU.
+TEST(Conv, WinogradMapMatchesDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr auto A = conv_algo::winograd;
+  static_assert(winograd_map_shape<conv_shape<1, 1, 8, 8, 1, 3, 3, 8, 8, 1, 1, 1, 1, 1, 1, 1>>::kApplies &&
+                    !winograd_map_shape<conv_shape<1, 1, 9, 8, 1, 3, 3, 9, 8, 1, 1, 1, 1, 1, 1, 1>>::kApplies,
+                "8x8 outputs are the largest square map of one row");
+  checkConv<conv_shape<1, 16, 8, 8, 32, 3, 3, 8, 8, 1, 1, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<2, 5, 7, 7, 13, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 4, 3, 3, 7, 3, 3, 1, 1, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 16, 2, 9, 3, 3, 16, 2, 1, 1, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<1, 3, 2, 16, 9, 3, 3, 2, 16, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 6, 6, 10, 8, 3, 3, 6, 9, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 1, 8, 9, 17, 3, 3, 6, 7, 1, 1, 0, 1, 1, 1, 1>, A>(relu);
+}
+
 // Implicit GEMM: rows narrower than, as wide as and one wider than a
 // vector (an overlapping last spot), an odd number of spots, padding on
 // one side only (OH, OW below the padded input's), a 5x5 window, a

@@ -151,8 +151,12 @@ TEST(ThreadedGemm, TransposedBCutsOutputs) {
 }
 
 template <typename S, conv_algo Algo, int T> struct ConvCase {
+  // Winograd's weight is U, [16][O][C]; any values compare the splits.
+  static constexpr int64_t kWeights = Algo == conv_algo::winograd
+                                          ? 16 * S::O * S::C
+                                          : S::O * S::Cg * S::KH * S::KW;
   std::vector<float> x = randomVector(S::N * S::C * S::H * S::W, 8),
-                     w = randomVector(S::O * S::Cg * S::KH * S::KW, 9),
+                     w = randomVector(kWeights, 9),
                      bias = randomVector(S::O, 10);
   // Grouped im2col convolutions get one scratch copy per thread.
   static constexpr int64_t scratch_floats() {
@@ -160,6 +164,8 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
       return packed_floats(S::Kdim, S::P) * (S::G > 1 ? T : 1);
     else if constexpr (Algo == conv_algo::implicit_gemm)
       return implicit_shape<S>::kScratch;
+    else if constexpr (Algo == conv_algo::winograd)
+      return winograd_shape<S>::kScratch;
     else
       return 0;
   }
@@ -202,6 +208,19 @@ TEST(ThreadedConv, ImplicitGemmSplitsChannelsThenSpots) {
             conv_algo::implicit_gemm>();
   checkConv<conv_shape<1, 2, 5, 3, 7, 3, 3, 5, 3, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::implicit_gemm>();
+}
+
+// Winograd: the input transform split by channel, the GEMMs by transform
+// element, the output transform by channel; over a map of at most 16
+// tiles, output channels in whole register tiles (13: a part ends with a
+// partial tile).
+TEST(ThreadedConv, WinogradSplitsChannelsThenProducts) {
+  checkConv<conv_shape<2, 5, 12, 12, 6, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
+  checkConv<conv_shape<2, 5, 8, 7, 13, 3, 3, 8, 7, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
+  checkConv<conv_shape<1, 2, 6, 6, 3, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
 }
 
 TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {

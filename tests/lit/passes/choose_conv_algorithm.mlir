@@ -2,6 +2,7 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 | FileCheck %s --check-prefix=WINO
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 --onnxcc-plan-memory | FileCheck %s --check-prefix=WINOPLAN
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=33 | FileCheck %s --check-prefix=NOWINO
 
 // A 3x3 stride-1 convolution over several channels, too shallow for
 // Winograd: an implicit GEMM, whose scratch is one padded plane per input
@@ -139,14 +140,15 @@ func.func @main(%x: tensor<1x4x3x3xf32>, %w: tensor<4x1x1x1xf32>, %b: tensor<4xf
 
 // -----
 
-// A 3x3 stride-1 convolution with constant weights: Winograd once it has
-// min-winograd-channels (default 32) input and output channels, with the
+// A 3x3 stride-1 convolution with constant weights: Winograd, with the
 // weight replaced by U = G g G^T as [16, O, C] (for g = 1..9 row by row,
 // U's rows are 1 3 1 3 / 6 11.25 3.75 9 / 2 3.75 1.25 3 / 7 12 4 9; the
 // second channel's kernel is 0) and scratch for the transformed input and
-// the products. Below that, an implicit GEMM.
+// the products. By default because its 5x5 map is 9 2x2 tiles and it has
+// 2 input channels (see the next case); with min-winograd-channels=1
+// because it has at least one input and output channel.
 // CHECK-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
-// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"
+// CHECK: kernel.conv2d {{.*}}algorithm = "winograd"{{.*}} -> tensor<1x1x5x5xf32>
 // CHECK: return
 // WINO-LABEL: func @main(%arg0: tensor<1x2x5x5xf32>, %arg1: tensor<1xf32>)
 // WINO: %[[U:.*]] = kernel.weight dense<{{\[\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}1.000000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}6.000000e+00, 0.000000e+00]], {{\[\[}}1.125000e+01, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]], {{\[\[}}2.000000e+00, 0.000000e+00]], {{\[\[}}3.750000e+00, 0.000000e+00]], {{\[\[}}1.250000e+00, 0.000000e+00]], {{\[\[}}3.000000e+00, 0.000000e+00]], {{\[\[}}7.000000e+00, 0.000000e+00]], {{\[\[}}1.200000e+01, 0.000000e+00]], {{\[\[}}4.000000e+00, 0.000000e+00]], {{\[\[}}9.000000e+00, 0.000000e+00]]]> : tensor<16x1x2xf32>
@@ -157,6 +159,44 @@ func.func @main(%x: tensor<1x2x5x5xf32>, %b: tensor<1xf32>) -> tensor<1x1x5x5xf3
   %w = kernel.weight dense<[[[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]]]> : tensor<1x2x3x3xf32>
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x5x5xf32>
   return %0 : tensor<1x1x5x5xf32>
+}
+
+// -----
+
+// The default rule's edges. Winograd at 32 input and output channels (a
+// 9x9 map: 25 tiles), not at 31 inputs or 31 outputs; at any depth from 2
+// input channels over a map of 9 to 16 tiles (an 8x8 map; a 7x7 one with
+// one output channel; the 5x5 case above), not over 4 or 25 tiles, nor
+// from 1 input channel.
+// min-winograd-channels=33 replaces the rule: none of them.
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d {{.*}}algorithm = "winograd"{{.*}} -> tensor<1x32x9x9xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}} -> tensor<1x32x9x9xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}} -> tensor<1x31x9x9xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "winograd"{{.*}} -> tensor<1x4x8x8xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "winograd"{{.*}} -> tensor<1x1x7x7xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}} -> tensor<1x4x4x4xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}} -> tensor<1x4x9x9xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "implicit_gemm"{{.*}} -> tensor<1x4x8x8xf32>
+// NOWINO-LABEL: func @main(%arg0: tensor<1x32x9x9xf32>
+// NOWINO-NOT: winograd
+// NOWINO: return
+func.func @main(%x32: tensor<1x32x9x9xf32>, %x31: tensor<1x31x9x9xf32>, %x2: tensor<1x2x8x8xf32>, %x1: tensor<1x1x8x8xf32>, %y2: tensor<1x2x9x9xf32>, %z2: tensor<1x2x4x4xf32>, %b32: tensor<32xf32>, %b31: tensor<31xf32>, %b4: tensor<4xf32>, %b1: tensor<1xf32>) -> (tensor<1x32x9x9xf32>, tensor<1x32x9x9xf32>, tensor<1x31x9x9xf32>, tensor<1x4x8x8xf32>, tensor<1x1x7x7xf32>, tensor<1x4x4x4xf32>, tensor<1x4x9x9xf32>, tensor<1x4x8x8xf32>) {
+  %w32 = kernel.weight dense<1.0> : tensor<32x32x3x3xf32>
+  %w3231 = kernel.weight dense<1.0> : tensor<32x31x3x3xf32>
+  %w3132 = kernel.weight dense<1.0> : tensor<31x32x3x3xf32>
+  %w42 = kernel.weight dense<1.0> : tensor<4x2x3x3xf32>
+  %w12 = kernel.weight dense<1.0> : tensor<1x2x3x3xf32>
+  %w41 = kernel.weight dense<1.0> : tensor<4x1x3x3xf32>
+  %0 = kernel.conv2d %x32, %w32, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x9x9xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x9x9xf32>
+  %1 = kernel.conv2d %x31, %w3231, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x31x9x9xf32>, tensor<32x31x3x3xf32>, tensor<32xf32>) -> tensor<1x32x9x9xf32>
+  %2 = kernel.conv2d %x32, %w3132, %b31 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x9x9xf32>, tensor<31x32x3x3xf32>, tensor<31xf32>) -> tensor<1x31x9x9xf32>
+  %3 = kernel.conv2d %x2, %w42, %b4 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x8x8xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  %4 = kernel.conv2d %y2, %w12, %b1 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x9x9xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x7x7xf32>
+  %5 = kernel.conv2d %z2, %w42, %b4 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x4x4xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x4x4xf32>
+  %6 = kernel.conv2d %y2, %w42, %b4 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x9x9xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x9x9xf32>
+  %7 = kernel.conv2d %x1, %w41, %b4 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x1x8x8xf32>, tensor<4x1x3x3xf32>, tensor<4xf32>) -> tensor<1x4x8x8xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x32x9x9xf32>, tensor<1x32x9x9xf32>, tensor<1x31x9x9xf32>, tensor<1x4x8x8xf32>, tensor<1x1x7x7xf32>, tensor<1x4x4x4xf32>, tensor<1x4x9x9xf32>, tensor<1x4x8x8xf32>
 }
 
 // -----
