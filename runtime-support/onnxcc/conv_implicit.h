@@ -25,7 +25,11 @@
 // slack after the last plane) and are not stored. Rows of at most half a
 // vector share a spot, a half each (load_halves()): an 8x8 map under
 // AVX-512 computed 8 wasted lanes of 16, which made a 16 -> 32 channel
-// layer 1.7x slower than with two rows a spot. A register tile is R
+// layer 1.7x slower than with two rows a spot. At stride 1, where a row
+// is wider than a vector and its spots would compute over 10/9 of it,
+// spots are "flat" instead: consecutive runs of the planes' rows end to
+// end, a spot crossing a row's end storing the outputs on either side
+// (implicit_shape::kFlat, store_flat_spot()). A register tile is R
 // output channels x two spots (the rows of for_row_tiles(),
 // gemm_blocking.h), each accumulating over k = (c, kh, kw) in im2col's
 // order.
@@ -94,8 +98,25 @@ template <typename S> struct implicit_shape {
   static constexpr int64_t kSpotRows = 2 * S::OW <= kVecWidth ? 2 : 1;
   static constexpr int64_t kRowSpots =
       S::OW >= kVecWidth ? (S::OW + kVecWidth - 1) / kVecWidth : 1;
+  /// Flat spots: at stride 1, output (oh, ow) reads the planes at
+  /// oh * kRow + ow plus its tap's offset, so a spot may run on past a
+  /// row's end into the next; its lanes over the kRow - OW columns between
+  /// are computed and not stored. Where a row is wider than a vector but
+  /// not a multiple of one, that wastes kRow - OW columns a row instead of
+  /// the rest of the last vector (squeezenet1_1's 55-wide rows: 2 of 57
+  /// instead of 9 of 64; its 16 -> 64 layer 566 -> 549 us). The stores of
+  /// the spots that cross a row's end cost more, so rows that waste little
+  /// either way keep row spots (a 30-wide row's 32 columns: 8.0 us as row
+  /// spots, 9.0 flat, for 3 -> 16 channels): flat where it computes at
+  /// most 9/10 of the row spots' columns.
+  static constexpr bool kFlat = kVecWidth > 1 && S::SH == 1 && S::SW == 1 &&
+                                S::OW > kVecWidth &&
+                                10 * kRow <= 9 * kRowSpots * kVecWidth;
+  /// The flat index after the last output.
+  static constexpr int64_t kFlatEnd = (S::OH - 1) * kRow + S::OW;
   static constexpr int64_t kSpots =
-      kSpotRows == 2 ? (S::OH + 1) / 2 : S::OH * kRowSpots;
+      kFlat ? (kFlatEnd + kVecWidth - 1) / kVecWidth
+            : kSpotRows == 2 ? (S::OH + 1) / 2 : S::OH * kRowSpots;
   /// Spots a block takes through every output channel: whole output rows
   /// whose planes' rows (C x (rows + the window's height) x Wp) fit the
   /// slab gemm() keeps in L2, so that the channel tiles after the first
@@ -106,8 +127,9 @@ template <typename S> struct implicit_shape {
     return rows < 1 ? 1 : rows;
   }();
   static constexpr int64_t kBlockSpots =
-      kSpotRows == 1 ? kBlockRows * kRowSpots
-                     : kBlockRows > 1 ? kBlockRows / 2 : 1;
+      kFlat ? (kBlockRows * kRow > kVecWidth ? kBlockRows * kRow / kVecWidth : 1)
+      : kSpotRows == 1 ? kBlockRows * kRowSpots
+                       : kBlockRows > 1 ? kBlockRows / 2 : 1;
   /// Where col(X)'s row k = (c, kh, kw) starts in the planes. A tile walks
   /// k as one flat loop through this table, as a GEMM walks its depth: the
   /// nest over (c, kh, kw), unrolled over the window, left g++ and clang
@@ -139,7 +161,51 @@ template <typename S> struct implicit_shape {
     const int64_t c = s % kRowSpots * kVecWidth;
     return S::OW < kVecWidth ? 0 : c + kVecWidth <= S::OW ? c : S::OW - kVecWidth;
   }
+  /// Where flat spot s starts; the last ends at kFlatEnd, overlapping the
+  /// one before it.
+  static constexpr int64_t flat(int64_t s) {
+    return s * kVecWidth + kVecWidth <= kFlatEnd ? s * kVecWidth
+                                                 : kFlatEnd - kVecWidth;
+  }
 };
+
+#if ONNXCC_HAS_SIMD
+/// Stores the lanes of flat spot v (implicit_shape::kFlat) that are
+/// outputs: those before its row's end, then those from the next row's
+/// start, into channel plane yo. Masked stores where the ISA has them.
+template <typename S>
+ONNXCC_INLINE void store_flat_spot(vfloat v, float *ONNXCC_RESTRICT yo,
+                                   int64_t f) {
+  using I = implicit_shape<S>;
+  constexpr int64_t V = kVecWidth;
+  const int64_t oh = f / I::kRow, ow = f % I::kRow;
+  float *dst = yo + oh * S::OW + ow;
+  if (ow + V <= S::OW) { // inside one row: most spots
+    v.store_unaligned(dst);
+    return;
+  }
+  // Lanes [0, n) end row oh; lanes [b, V) start row oh + 1 (b >= V: none).
+  const int64_t n = ow < S::OW ? S::OW - ow : 0, b = I::kRow - ow;
+  float *next = yo + (oh + 1) * S::OW - b; // lane l at next + l; l >= b
+#if defined(__AVX512F__)
+  if constexpr (V == 16) {
+    const __mmask16 lo = static_cast<__mmask16>((1u << n) - 1u);
+    _mm512_mask_storeu_ps(dst, lo, v);
+    if (b < V)
+      _mm512_mask_storeu_ps(next, static_cast<__mmask16>(~((1u << b) - 1u)), v);
+    return;
+  }
+#endif
+  alignas(64) float lanes[V];
+  v.store_aligned(lanes);
+  for (int64_t l = 0; l < V; ++l) {
+    if (l < n)
+      dst[l] = lanes[l];
+    if (l >= b)
+      next[l] = lanes[l];
+  }
+}
+#endif
 
 /// Padded row r of channel c's plane: at stride 1 the input row between
 /// zero padding columns, at a stride SW its SW column phases.
@@ -199,6 +265,11 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
   int64_t in[NV], out[NV];
   [[maybe_unused]] int64_t in2[NV], out2[NV]; // two-row spots' second rows
   for (int v = 0; v < NV; ++v) {
+    if constexpr (I::kFlat) { // out[] unused: see store_flat_spot
+      in[v] = I::flat(s + v);
+      out[v] = 0;
+      continue;
+    }
     in[v] = I::row(s + v) * S::SH * I::kRow + I::col(s + v);
     out[v] = I::row(s + v) * S::OW + I::col(s + v);
     if constexpr (I::kSpotRows == 2) {
@@ -231,7 +302,9 @@ ONNXCC_INLINE void implicit_tile(const float *ONNXCC_RESTRICT w,
       const vfloat res =
           finish_vec<true>(acc[r][v], bias, o + r, false, 1.0f, 1.0f, epi);
       float *dst = y + (o + r) * S::P + out[v];
-      if constexpr (S::OW >= kVecWidth) {
+      if constexpr (I::kFlat) {
+        store_flat_spot<S>(res, y + (o + r) * S::P, in[v]);
+      } else if constexpr (S::OW >= kVecWidth) {
         res.store_unaligned(dst);
       } else if constexpr (I::kSpotRows == 2) {
         alignas(64) float lanes[kVecWidth];

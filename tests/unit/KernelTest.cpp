@@ -555,6 +555,31 @@ TEST(Conv, ImplicitGemmMatchesDirect) {
   checkConv<conv_shape<1, 4, 7, 7, kTileRows + 4, 3, 3, 7, 7, 1, 1, 1, 1, 1, 1, 1>, A>();
 }
 
+// Flat spots (stride 1, rows wider than a vector whose row spots would
+// compute over 10/9 of the flat columns): a spot runs past its row's end
+// into the next, storing only outputs. squeezenet1_1's 55-wide rows; 17-wide rows with spots that start
+// inside the two columns between rows (16 lanes: the spot at 112 starts
+// at column 17 of row 5) and with one output of the next row; a 5-wide
+// and a dilated window (4 columns between rows); one output row; no
+// padding; a batch, a fused ReLU; and the scalar path's row spots.
+TEST(Conv, ImplicitGemmFlatSpotsMatchDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr int64_t V = kVecWidth;
+  constexpr auto A = conv_algo::implicit_gemm;
+  static_assert(V != 16 || implicit_shape<conv_shape<1, 1, 9, 55, 1, 3, 3, 9, 55,
+                                                    1, 1, 1, 1, 1, 1, 1>>::kFlat,
+                "55-wide rows take flat spots under 16 lanes");
+  static_assert(!implicit_shape<conv_shape<1, 1, 4, 30, 1, 3, 3, 4, 30, 1, 1, 1,
+                                           1, 1, 1, 1>>::kFlat,
+                "30-wide rows waste as little in row spots");
+  checkConv<conv_shape<1, 3, 9, 55, 13, 3, 3, 9, 55, 1, 1, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<2, 2, 9, 17, 5, 3, 3, 9, 17, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 9, 2 * V + 5, 3, 5, 5, 9, 2 * V + 5, 1, 1, 2, 2, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<1, 2, 8, V + 3, 3, 3, 3, 8, V + 3, 1, 1, 2, 2, 2, 2, 1>, A>();
+  checkConv<conv_shape<1, 3, 1, V + 1, 4, 3, 3, 1, V + 1, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 6, 3 * V + 3, 7, 3, 3, 4, 3 * V + 1, 1, 1, 0, 0, 1, 1, 1>, A>();
+}
+
 // Rows of at most half a vector share a spot, a half each: an even and an
 // odd number of rows (the last spot's second half repeats its row), rows
 // of exactly half a vector and of one column, one column past half (a row

@@ -208,6 +208,9 @@ TEST(ThreadedConv, ImplicitGemmSplitsChannelsThenSpots) {
             conv_algo::implicit_gemm>();
   checkConv<conv_shape<1, 2, 5, 3, 7, 3, 3, 5, 3, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::implicit_gemm>();
+  // Flat spots (55-wide rows): pairs cut across row ends.
+  checkConv<conv_shape<1, 3, 7, 55, 9, 3, 3, 7, 55, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::implicit_gemm>();
 }
 
 // Winograd: the input transform split by channel, the GEMMs by transform
