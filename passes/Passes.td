@@ -109,12 +109,13 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and either at least 32 input and output channels
     (resnet18's 3x3 layers: 2.25x fewer multiply-adds, which pay for the
-    transforms once the GEMMs are this deep) or a map of 9 to 16 2x2
-    output tiles (5x5 to 8x8 outputs) from 2 input channels, which the runtime runs
-    with every tile in one row of lanes (winograd_map.h: a 16 -> 32
-    channel 8x8 layer 6.4 -> 3.8 us, 4 -> 16 channels 1.1 -> 0.9 us; at
-    4 tiles, 12 of 16 lanes idle, it lost); `min-winograd-channels` N >= 1
-    replaces that rule by at least N input and N output channels,
+    transforms once the GEMMs are this deep) or at least 2 input channels
+    over a map of 9 to 16 2x2 output tiles (a square map of 5x5 to 8x8
+    outputs), which the runtime runs with every tile in one row of lanes
+    (winograd_map.h: a 16 -> 32 channel 8x8 layer 6.4 -> 3.8 us, 4 -> 16
+    channels 1.1 -> 0.9 us; at 4 tiles, 12 of 16 lanes idle, and at 1
+    input channel it lost); a `min-winograd-channels` N >= 1 replaces
+    that rule by at least N input and N output channels,
     `implicit_gemm` for any other stride-1 ungrouped f32 one (the GEMM
     reads its columns from padded copies of the input channels, written
     once, where im2col writes each input element KH*KW times: 30% of a

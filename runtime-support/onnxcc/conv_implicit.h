@@ -104,11 +104,11 @@ template <typename S> struct implicit_shape {
   /// are computed and not stored. Where a row is wider than a vector but
   /// not a multiple of one, that wastes kRow - OW columns a row instead of
   /// the rest of the last vector (squeezenet1_1's 55-wide rows: 2 of 57
-  /// instead of 9 of 64; its 16 -> 64 layer 566 -> 549 us). The stores of
-  /// the spots that cross a row's end cost more, so rows that waste little
-  /// either way keep row spots (a 30-wide row's 32 columns: 8.0 us as row
-  /// spots, 9.0 flat, for 3 -> 16 channels): flat where it computes at
-  /// most 9/10 of the row spots' columns.
+  /// instead of 9 of 64; its 16 -> 64 layers 573 -> 520 us in the model).
+  /// The stores of the spots that cross a row's end cost more, so rows
+  /// that waste little either way keep row spots (a 30-wide row's 32
+  /// columns: 8.0 us as row spots, 9.0 flat, for 3 -> 16 channels): flat
+  /// where it computes at most 9/10 of the row spots' columns.
   static constexpr bool kFlat = kVecWidth > 1 && S::SH == 1 && S::SW == 1 &&
                                 S::OW > kVecWidth &&
                                 10 * kRow <= 9 * kRowSpots * kVecWidth;
