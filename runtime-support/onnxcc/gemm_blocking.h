@@ -62,6 +62,28 @@ template <int64_t K> constexpr int64_t column_block() {
   return column_block_of(depth_block<K>());
 }
 
+/// Floats in a 64-byte cache line: a row of A streams one line every
+/// kLineFloats steps of k.
+constexpr int64_t kLineFloats = 16;
+
+/// Asks for the line at p ahead of its use, into L2 (read) or with write
+/// intent (prefetchw where the ISA has it). Hints only: no result changes.
+/// A no-op where the compiler offers no builtin.
+ONNXCC_INLINE void prefetch_read(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 0, 2);
+#else
+  (void)p;
+#endif
+}
+ONNXCC_INLINE void prefetch_write(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p, 1, 3);
+#else
+  (void)p;
+#endif
+}
+
 /// Rows of C in the widest register tile: each row keeps 2 vectors of
 /// accumulators, next to the 2 B vectors and the A broadcast. 32 vector
 /// registers (AVX-512, AArch64 NEON) hold 8 rows; 16 (AVX2, SSE) hold 6.
