@@ -106,13 +106,33 @@ ONNXCC_INLINE void depthwise_stride2_vectors(const float *ONNXCC_RESTRICT xc,
   for (int64_t kh = rh.lo; kh < rh.hi; ++kh) {
     const float *xr = xc + (oh * S::SH - S::PT + kh * S::DH) * S::W - S::PL;
     const float *wr = wc + kh * S::KW;
+    even_odd<vfloat> t[U];
     for (int u = 0; u < U; ++u) {
       const float *xu = xr + ow[u] * 2;
-      const even_odd<vfloat> t = deinterleave(vfloat::load_unaligned(xu),
-                                              vfloat::load_unaligned(xu + VW));
-      acc[u] = vfma(vfloat(wr[0]), t.even, acc[u]);
-      acc[u] = vfma(vfloat(wr[1]), t.odd, acc[u]);
+      t[u] = deinterleave(vfloat::load_unaligned(xu),
+                          vfloat::load_unaligned(xu + VW));
+      acc[u] = vfma(vfloat(wr[0]), t[u].even, acc[u]);
+      acc[u] = vfma(vfloat(wr[1]), t[u].odd, acc[u]);
     }
+#if defined(__AVX512F__)
+    if constexpr (VW == 16) {
+      // Tap kw >= 2 is tap kw - 2 one lane on, its last lane the float
+      // 2 * VW + kw - 2 past the vector's first tap (inside the row: the
+      // last window's): one valignd instead of two loads and a permute.
+      for (int u = 0; u < U; ++u) {
+        const float *xu = xr + ow[u] * 2;
+        __m512 prev[2] = {t[u].even, t[u].odd};
+        for (int64_t kw = 2; kw < S::KW; ++kw) {
+          const __m512 v = _mm512_castsi512_ps(_mm512_alignr_epi32(
+              _mm512_castps_si512(_mm512_set1_ps(xu[2 * VW + kw - 2])),
+              _mm512_castps_si512(prev[kw % 2]), 1));
+          prev[kw % 2] = v;
+          acc[u] = vfma(vfloat(wr[kw]), vfloat(v), acc[u]);
+        }
+      }
+      continue;
+    }
+#endif
     for (int64_t kw = 2; kw < S::KW; ++kw)
       for (int u = 0; u < U; ++u) {
         const float *xu = xr + ow[u] * 2 + kw - 1;

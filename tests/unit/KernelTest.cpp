@@ -716,6 +716,11 @@ TEST(Depthwise, VectorWidthAndEdges) {
   static_assert(!depthwise_band<Wide>::fits, "takes the direct path");
   checkDepthwise<Wide>();
   checkDepthwise<conv_shape<1, 2, 4, 1500, 2, 3, 3, 2, 750, 2, 2, 0, 1, 1, 1, 2>>();
+  // Stride 2 split in registers, where AVX-512 takes taps 2 on from the
+  // taps two before (the last lane the window's last float): MobileNet's
+  // 112 -> 56, and 5-wide windows whose rows end on an overlapping vector.
+  checkDepthwise<conv_shape<1, 2, 5, 112, 2, 3, 3, 3, 56, 2, 2, 1, 1, 1, 1, 2>>();
+  checkDepthwise<conv_shape<1, 2, 9, 75, 2, 5, 5, 5, 38, 2, 2, 2, 2, 1, 1, 2>>();
 }
 
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the
