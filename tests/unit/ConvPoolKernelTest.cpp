@@ -214,22 +214,34 @@ TEST(Pool, MaxPoolNaNWinsAtStride2) {
   std::vector<float> x(W, 1.0f), y(OW);
   x[6] = NAN;         // even: windows 2 and 3
   x[2 * 9 + 1] = NAN; // odd: window 9 only
+  // The third tap of a vector's last window, which AVX-512 takes from
+  // past the vector's span (next_even()): windows kVecWidth - 1 and on.
+  x[2 * kVecWidth] = NAN;
+  auto third = [](int64_t ow) { return ow == kVecWidth - 1 || ow == kVecWidth; };
   max_pool<1, unit_axis, unit_axis, axis<W, OW, 3, 2, 0, 0, 1>>(x.data(), y.data());
   for (int64_t ow = 0; ow < OW; ++ow)
-    EXPECT_EQ(std::isnan(y[ow]), ow == 2 || ow == 3 || ow == 9) << ow;
+    EXPECT_EQ(std::isnan(y[ow]), ow == 2 || ow == 3 || ow == 9 || third(ow)) << ow;
   // 2-wide windows: each column in exactly one window.
   constexpr int64_t OW2 = W / 2;
   std::vector<float> y2(OW2);
   max_pool<1, unit_axis, unit_axis, axis<W, OW2, 2, 2, 0, 0, 1>>(x.data(), y2.data());
   for (int64_t ow = 0; ow < OW2; ++ow)
-    EXPECT_EQ(std::isnan(y2[ow]), ow == 3 || ow == 9) << ow;
+    EXPECT_EQ(std::isnan(y2[ow]), ow == 3 || ow == 9 || ow == kVecWidth) << ow;
   // A row long enough for the row of vertical maxima (squeezenet1_1's 111).
   std::vector<float> x3(111, 1.0f), y3(55);
   x3[6] = NAN;
   x3[2 * 40 + 1] = NAN;
+  x3[2 * kVecWidth] = NAN;
   max_pool<1, unit_axis, unit_axis, axis<111, 55, 3, 2, 0, 0, 1>>(x3.data(), y3.data());
   for (int64_t ow = 0; ow < 55; ++ow)
-    EXPECT_EQ(std::isnan(y3[ow]), ow == 2 || ow == 3 || ow == 40) << ow;
+    EXPECT_EQ(std::isnan(y3[ow]), ow == 2 || ow == 3 || ow == 40 || third(ow)) << ow;
+  // Two rows (the column maxima path), the NaN in the second row only.
+  std::vector<float> x4(2 * W, 1.0f), y4(OW);
+  x4[W + 2 * kVecWidth] = NAN;
+  max_pool<1, unit_axis, axis<2, 1, 2, 1, 0, 0, 1>, axis<W, OW, 3, 2, 0, 0, 1>>(
+      x4.data(), y4.data());
+  for (int64_t ow = 0; ow < OW; ++ow)
+    EXPECT_EQ(std::isnan(y4[ow]), third(ow)) << ow;
 }
 
 TEST(Pool, ThreeDimensional) {
