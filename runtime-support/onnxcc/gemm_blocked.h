@@ -34,8 +34,10 @@ namespace onnxcc {
 namespace rt {
 
 #if ONNXCC_HAS_SIMD
-/// Most depth at which tile() asks for C's lines ahead of its stores.
+/// Most depth at which tile() asks for C's lines ahead of its stores,
+/// and for B's kPrefetchTiles tiles on.
 constexpr int64_t kWritePrefetchDepth = 64;
+constexpr int64_t kPrefetchTiles = 4;
 
 /// R rows x NV vectors of C at (i, j) over one depth block. `skip` > 0
 /// (NV = 1 only) stores lanes [skip, kVecWidth) alone: a tail tile that
@@ -52,7 +54,8 @@ constexpr int64_t kWritePrefetchDepth = 64;
 /// of at most kWritePrefetchDepth, a tile computes too little to hide
 /// the misses of storing to C lines not yet in cache: each asks for the
 /// next tile's lines with write intent (mobilenet_v2's 32 -> 16 layer
-/// over 112x112: 262 -> 169 us). Deeper, that measured no gain.
+/// over 112x112: 262 -> 169 us), and for its rows of B a few tiles on
+/// (isolated, 155 -> 139 us). Deeper, that measured no gain.
 template <int R, int NV, bool TA, bool HasBias, typename Epi,
           bool PackedA = false>
 ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
@@ -78,6 +81,11 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
   const int64_t ahead = PackedA || TA || !lead     ? 0
                         : g.M - i - R < R ? g.M - i - R
                                           : R;
+  // B's rows (a 1x1 convolution's input planes) are K streams: at small
+  // depth, too many for the hardware prefetcher to run ahead of tiles this
+  // short, so each asks for its rows kPrefetchTiles tiles on.
+  const bool shallow = g.K <= kWritePrefetchDepth &&
+                       j + (kPrefetchTiles + 1) * NV * kVecWidth <= N;
   if (d.first && g.K <= kWritePrefetchDepth && j + 2 * NV * kVecWidth <= N)
     for (int r = 0; r < R; ++r)
       for (int v = 0; v < NV; ++v)
@@ -88,6 +96,9 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
       for (int r = 0; r < R; ++r)
         if (r < ahead)
           prefetch_read(a[r] + R * g.K);
+    if (shallow)
+      for (int v = 0; v < NV; ++v)
+        prefetch_read(b + (kPrefetchTiles * NV + v) * kVecWidth);
     vfloat bv[NV];
     for (int v = 0; v < NV; ++v)
       bv[v] = vfloat::load_unaligned(b + v * kVecWidth);
