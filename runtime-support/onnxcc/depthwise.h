@@ -330,6 +330,42 @@ ONNXCC_INLINE void depthwise_fill(const float *ONNXCC_RESTRICT xc,
     }
 }
 
+#if ONNXCC_HAS_SIMD
+/// Whether depthwise_banded() computes a band's rows straight into y: at
+/// stride 1 (a phase row is an output row plus its padding) over rows of
+/// at least a vector.
+template <typename S> constexpr bool banded_rows_direct() {
+  return S::SH == 1 && S::SW == 1 && S::OW >= kVecWidth;
+}
+
+/// U vectors of output row `ob` of a band from its padded plane, the k-th
+/// (k = g + u) at column min(k * width, OW - width): whole vectors, then
+/// one overlapping the row's last.
+template <typename S, int U, typename Epi>
+ONNXCC_INLINE void depthwise_row_vectors(const float *ONNXCC_RESTRICT plane,
+                                         const float *wc, float b,
+                                         float *ONNXCC_RESTRICT yr, int64_t g,
+                                         Epi epi) {
+  using B = depthwise_band<S>;
+  constexpr int64_t VW = kVecWidth;
+  int64_t ow[U];
+  vfloat acc[U];
+  for (int u = 0; u < U; ++u) {
+    const int64_t o = (g + u) * VW;
+    ow[u] = o < S::OW - VW ? o : S::OW - VW;
+    acc[u] = vfloat(b);
+  }
+  for (int64_t k = 0; k < S::KH * S::KW; ++k) {
+    const vfloat wk(wc[k]);
+    for (int u = 0; u < U; ++u)
+      acc[u] = vfma(wk, vfloat::load_unaligned(plane + B::tap(k) + ow[u]),
+                    acc[u]);
+  }
+  for (int u = 0; u < U; ++u)
+    epi(acc[u]).store_unaligned(yr + ow[u]);
+}
+#endif
+
 /// Channels [u_lo, u_hi) of all images (u = n * C + c), a band of
 /// depthwise_band<S>::OB output rows at a time: every output takes its
 /// whole window from the zero-padded phase planes, at any stride and
@@ -349,6 +385,25 @@ inline void depthwise_banded(const float *ONNXCC_RESTRICT x,
     for (int64_t oh0 = 0; oh0 < S::OH; oh0 += B::OB) {
       const int64_t ob_n = S::OH - oh0 < B::OB ? S::OH - oh0 : B::OB;
       depthwise_fill<S>(xc, planes, oh0, ob_n);
+#if ONNXCC_HAS_SIMD
+      if constexpr (banded_rows_direct<S>()) {
+        // Row by row into y: the flat run below computes the padding
+        // columns too and copies its buffer out (32 channels at 112x112:
+        // 158 -> 129 us isolated).
+        constexpr int64_t NV = (S::OW + kVecWidth - 1) / kVecWidth;
+        constexpr int64_t full = NV / B::kUnroll * B::kUnroll;
+        for (int64_t ob = 0; ob < ob_n; ++ob) {
+          const float *plane = planes + ob * B::Wq;
+          float *yr = yc + (oh0 + ob) * S::OW;
+          for (int64_t g = 0; g < full; g += B::kUnroll)
+            depthwise_row_vectors<S, B::kUnroll>(plane, wc, b, yr, g, epi);
+          if constexpr (NV % B::kUnroll != 0)
+            depthwise_row_vectors<S, NV % B::kUnroll>(plane, wc, b, yr, full,
+                                                      epi);
+        }
+        continue;
+      }
+#endif
       const int64_t n = B::run(ob_n);
       for (int64_t f = 0; f < n; f += B::kStep) {
 #if ONNXCC_HAS_SIMD

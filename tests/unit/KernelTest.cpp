@@ -721,6 +721,18 @@ TEST(Depthwise, VectorWidthAndEdges) {
   // 112 -> 56, and 5-wide windows whose rows end on an overlapping vector.
   checkDepthwise<conv_shape<1, 2, 5, 112, 2, 3, 3, 3, 56, 2, 2, 1, 1, 1, 1, 2>>();
   checkDepthwise<conv_shape<1, 2, 9, 75, 2, 5, 5, 5, 38, 2, 2, 2, 2, 1, 1, 2>>();
+  // Stride 1 over rows of at least a vector, computed row by row into y
+  // (the last vector overlapping): several bands, 5-wide windows, and a
+  // dilated 3x3 whose padding is wider than one column.
+  using Rows = conv_shape<1, 2, 120, 2 * kVecWidth + 5, 2, 5, 5, 120,
+                          2 * kVecWidth + 5, 1, 1, 2, 2, 1, 1, 2>;
+#if ONNXCC_HAS_SIMD
+  static_assert(depthwise_band<Rows>::OB < 120 && banded_rows_direct<Rows>(),
+                "several bands, computed into y");
+#endif
+  checkDepthwise<Rows>();
+  checkDepthwise<conv_shape<1, 2, 30, kVecWidth + 9, 2, 3, 3, 30, kVecWidth + 9,
+                            1, 1, 2, 2, 2, 2, 2>>();
 }
 
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the
