@@ -8,7 +8,8 @@
 // shuffles, SSE shuffles, NEON's unzips, for any vector
 // width the target has (an AVX-512 build also splits 8- and 4-wide ones).
 // Elsewhere (the WebAssembly vector path) has_even_odd is false and
-// callers keep their stride-1 form.
+// callers keep their stride-1 form. one_lane_on(v, last) shifts a vector
+// one lane down with `last` in the top lane (AVX-512 only).
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_DEINTERLEAVE_H
@@ -76,6 +77,31 @@ template <typename V> ONNXCC_INLINE even_odd<V> deinterleave(V a, V b) {
 #endif
   }
   return {a, b}; // no such width: rejected above
+}
+
+/// Whether one_lane_on has an instruction for vectors of V's width here:
+/// AVX-512's valignd. Elsewhere callers load the shifted span instead.
+template <typename V> constexpr bool has_one_lane_on() {
+#if defined(__AVX512F__)
+  return V::size == 16;
+#else
+  return false;
+#endif
+}
+
+/// v's lanes 1 to V::size - 1, then `last`. At stride 2, a window's taps
+/// kw + 2 are its taps kw one lane on, the last lane the float past v's
+/// span: one valignd instead of two loads and a permute.
+template <typename V> ONNXCC_INLINE V one_lane_on(V v, float last) {
+  static_assert(has_one_lane_on<V>(), "one_lane_on: no shift for this width");
+#if defined(__AVX512F__)
+  return V(_mm512_castsi512_ps(
+      _mm512_alignr_epi32(_mm512_castps_si512(_mm512_set1_ps(last)),
+                          _mm512_castps_si512(v), 1)));
+#else
+  (void)last;
+  return v; // no such width: rejected above
+#endif
 }
 #endif
 

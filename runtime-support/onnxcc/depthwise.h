@@ -114,25 +114,21 @@ ONNXCC_INLINE void depthwise_stride2_vectors(const float *ONNXCC_RESTRICT xc,
       acc[u] = vfma(vfloat(wr[0]), t[u].even, acc[u]);
       acc[u] = vfma(vfloat(wr[1]), t[u].odd, acc[u]);
     }
-#if defined(__AVX512F__)
-    if constexpr (VW == 16) {
+    if constexpr (has_one_lane_on<vfloat>()) {
       // Tap kw >= 2 is tap kw - 2 one lane on, its last lane the float
       // 2 * VW + kw - 2 past the vector's first tap (inside the row: the
-      // last window's): one valignd instead of two loads and a permute.
+      // last window's).
       for (int u = 0; u < U; ++u) {
         const float *xu = xr + ow[u] * 2;
-        __m512 prev[2] = {t[u].even, t[u].odd};
+        vfloat taps[2] = {t[u].even, t[u].odd};
         for (int64_t kw = 2; kw < S::KW; ++kw) {
-          const __m512 v = _mm512_castsi512_ps(_mm512_alignr_epi32(
-              _mm512_castps_si512(_mm512_set1_ps(xu[2 * VW + kw - 2])),
-              _mm512_castps_si512(prev[kw % 2]), 1));
-          prev[kw % 2] = v;
-          acc[u] = vfma(vfloat(wr[kw]), vfloat(v), acc[u]);
+          vfloat &tap = taps[kw % 2];
+          tap = one_lane_on(tap, xu[2 * VW + kw - 2]);
+          acc[u] = vfma(vfloat(wr[kw]), tap, acc[u]);
         }
       }
       continue;
     }
-#endif
     for (int64_t kw = 2; kw < S::KW; ++kw)
       for (int u = 0; u < U; ++u) {
         const float *xu = xr + ow[u] * 2 + kw - 1;

@@ -79,7 +79,7 @@ ONNXCC_INLINE float max_pool_taps(const float *row, int64_t ow,
   return m;
 }
 
-/// The running maximum of max_nan_wins, a vector at a time.
+/// The running maximum of max_nan_wins, a vector at a time. On x86,
 /// vmaxps(v, m) is v > m ? v : m, max_nan_wins exactly (m on ties and
 /// where m is NaN) except where v is NaN, which a mask or blend keeps:
 /// two instructions with AVX-512, three with AVX or SSE4.1, instead of
@@ -165,8 +165,8 @@ ONNXCC_INLINE void max_pool_stride1_picks(const float *ONNXCC_RESTRICT row,
 /// straight from the input rows x0 + kh * W for kh in rh: a vector of
 /// outputs from the vertical maxima of its taps' columns, split into even
 /// and odd columns in registers (a 3-wide window's third tap is the odd
-/// column of the span one further on, or with AVX-512 the even one lane
-/// on: next_even()). Taps compare in the same order as
+/// column of the span one further on, or the even one one lane on:
+/// next_even()). Taps compare in the same order as
 /// the stride-1 path (columns, then along the row), so NaNs and signed
 /// zeros come out the same. Computing every stride-1 window and picking
 /// every other one left torch_small_cnn's 2x2 pools 4x slower than this; a
@@ -188,15 +188,13 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
         const even_odd<V> v = deinterleave(columns(i), columns(i + VW));
         V m = vmax_nan_wins(v.even, v.odd);
         if constexpr (AW::K == 3) {
-#if defined(__AVX512F__)
-          if constexpr (VW == 16) { // see next_even()
-            const __m512i last = _mm512_castps_si512(
-                _mm512_set1_ps(column_max<AH, W, float>(x0, rh, i + 2 * VW)));
-            m = vmax_nan_wins(m, V(_mm512_castsi512_ps(_mm512_alignr_epi32(
-                                     last, _mm512_castps_si512(v.even), 1))));
-          } else
-#endif
-          m = vmax_nan_wins(m, deinterleave(columns(i + 1), columns(i + 1 + VW)).odd);
+          if constexpr (has_one_lane_on<V>()) // see next_even()
+            m = vmax_nan_wins(
+                m, one_lane_on(v.even,
+                               column_max<AH, W, float>(x0, rh, i + 2 * VW)));
+          else
+            m = vmax_nan_wins(
+                m, deinterleave(columns(i + 1), columns(i + 1 + VW)).odd);
         }
         m.store_unaligned(yr + o);
       },
@@ -211,20 +209,17 @@ ONNXCC_INLINE void max_pool_stride2_row(const float *ONNXCC_RESTRICT x0,
 }
 
 /// The third taps of a 3-wide window at stride 2 for the VW outputs whose
-/// first taps are r[0], r[2], ...: r[2], r[4], ..., r[2 * VW]. With
-/// AVX-512 that is `even` (r[0], r[2], ...) one lane on with r[2 * VW]
-/// last, one valignd; elsewhere the odd elements of r + 1's 2 * VW.
+/// first taps are r[0], r[2], ...: r[2], r[4], ..., r[2 * VW]. Where
+/// one_lane_on() has an instruction, `even` (r[0], r[2], ...) one lane
+/// on with r[2 * VW] last; elsewhere the odd elements of r + 1's 2 * VW.
 template <typename V>
 ONNXCC_INLINE V next_even(V even, const float *r, int64_t VW) {
-#if defined(__AVX512F__)
-  if constexpr (V::size == 16)
-    return V(_mm512_castsi512_ps(_mm512_alignr_epi32(
-        _mm512_castps_si512(_mm512_set1_ps(r[2 * VW])),
-        _mm512_castps_si512(even), 1)));
-#endif
-  (void)even;
-  return deinterleave(V::load_unaligned(r + 1), V::load_unaligned(r + 1 + VW))
-      .odd;
+  if constexpr (has_one_lane_on<V>())
+    return one_lane_on(even, r[2 * VW]);
+  else
+    return deinterleave(V::load_unaligned(r + 1),
+                        V::load_unaligned(r + 1 + VW))
+        .odd;
 }
 
 /// max_pool_stride2_row's vectors for a 3-wide window over a long row:
