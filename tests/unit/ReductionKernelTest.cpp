@@ -28,7 +28,9 @@ template <int64_t D0, int64_t D1, int64_t D2, bool R0, bool R1, bool R2> struct 
   static constexpr int RR = int(R0) + int(R1) + int(R2), KR = 3 - RR;
   static constexpr int64_t kOuts = (R0 ? 1 : D0) * (R1 ? 1 : D1) * (R2 ? 1 : D2);
   static constexpr int64_t kCount = (R0 ? D0 : 1) * (R1 ? D1 : 1) * (R2 ? D2 : 1);
-  int64_t kept_shape[KR], kept_strides[KR], red_shape[RR], red_strides[RR];
+  // Zeroed first: g++ 12 at -O2 cannot see the loop below fill them all
+  // (-Wmaybe-uninitialized).
+  int64_t kept_shape[KR]{}, kept_strides[KR]{}, red_shape[RR]{}, red_strides[RR]{};
   Split() {
     const int64_t shape[3] = {D0, D1, D2}, strides[3] = {D1 * D2, D2, 1};
     const bool reduced[3] = {R0, R1, R2};
