@@ -28,6 +28,10 @@ with the reason), and every batch (fixed-batch models run at their own):
 * counts the model's multiply-add FLOPs (Conv, Gemm, MatMul, recurrent
   cells) and reports achieved GFLOP/s against this core's FMA peak, which
   bench/fma_peak.cpp measures at the widest ISA -march=native gives;
+* around each row of two threads or more, measures the one-way latency
+  between the first two CPUs (bench/core_latency.cpp): on a shared VM it
+  shows when the host has put them on different dies, which slows both
+  sides' threaded times;
 * adds `classifier` at batch 64 and ORT's per-call floor (a one-node
   Identity model) to the table, and draws the ratios as a PNG bar chart
   (matplotlib, bench/requirements.txt).
@@ -306,6 +310,7 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
                 if threads > 1:
                     tdir = os.path.join(work, f"threads{threads}")
                     texe, _, _ = build(model_dir, name, batch, tdir, args, threads)
+                before = args.core_latency() if threads > 1 else None
                 t = run_one(texe, model_path, threads, args.seconds, "both", files, lib)
                 row = {"model": name, "batch": actual, **info, **t,
                        "onnxcc_peak_rss_kib": rss["onnxcc"], "ort_peak_rss_kib": rss["ort"],
@@ -314,6 +319,8 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
                     row["onnxcc_gflops"] = flops / t["onnxcc_median_ns"]
                     row["ort_gflops"] = flops / t["ort_median_ns"]
                 row["ratio"] = t["ort_median_ns"] / t["onnxcc_median_ns"]
+                if threads > 1:
+                    row["core_latency_ns"] = [before, args.core_latency()]
                 if sklearn_timer and threads == 1:
                     ns = sklearn_timer(name, files[0][1], args.seconds)
                     if ns is not None:
@@ -324,8 +331,11 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
                     print(f"bench: {name} batch {actual} threads {threads}: outputs differ from "
                           f"ORT's by {row['largest_relative_difference']:.3g} (relative)",
                           file=sys.stderr)
+                cores = (f", core-to-core {row['core_latency_ns'][0]}/{row['core_latency_ns'][1]} ns"
+                         if threads > 1 else "")
                 print(f"{name} batch {actual} threads {threads}: onnxcc {t['onnxcc_median_ns']/1e3:.3f} us, "
-                      f"ORT {t['ort_median_ns']/1e3:.3f} us, ratio {row['ratio']:.1f}x", file=sys.stderr)
+                      f"ORT {t['ort_median_ns']/1e3:.3f} us, ratio {row['ratio']:.1f}x{cores}",
+                      file=sys.stderr)
             if not info["dynamic_batch"]:
                 break
     return rows
@@ -348,6 +358,14 @@ def fma_peak(args, work):
     exe = os.path.join(work, "fma_peak")
     sh([args.cxx, "-O3", "-march=native", os.path.join(BENCH, "fma_peak.cpp"), "-o", exe])
     return json.loads(sh([exe]).stdout)
+
+
+def core_latency_probe(args, work):
+    """Builds bench/core_latency.cpp; returns a function giving the one-way
+    latency between the first two CPUs now, in ns (None where unknown)."""
+    exe = os.path.join(work, "core_latency")
+    sh([args.cxx, "-O2", "-pthread", os.path.join(BENCH, "core_latency.cpp"), "-o", exe])
+    return lambda: json.loads(sh([exe]).stdout)["ns"]
 
 
 def ort_floor_model(work):
@@ -391,6 +409,11 @@ def write_chart(rows, path):
     return True
 
 
+def fmt_cores(row):
+    ns = row.get("core_latency_ns")
+    return "–" if not ns or None in ns else f"{ns[0]:.0f} / {ns[1]:.0f}"
+
+
 def write_report(rows, args, out_base, peak):
     cpu = "unknown"
     try:
@@ -410,12 +433,18 @@ def write_report(rows, args, out_base, peak):
              f"FMA peak of one core: {peak['gflops']:.0f} GFLOP/s ({peak['isa']}, bench/fma_peak.cpp). "
              "GFLOP/s counts the model's operations as written (a convolution's direct "
              "multiply-adds), so a layer run as Winograd F(2,3), 2.25x fewer multiply-adds, "
-             "counts more than it executes.",
+             "counts more than it executes. `cores ns`, for rows of two threads or more, is the "
+             "one-way latency between the first two CPUs just before and just after the row "
+             f"(bench/core_latency.cpp; {args.core_latency_at_start} ns at the start of the run): "
+             "a shared VM's host moves its vCPUs, and at several times the usual figure they "
+             "sit on different dies, where every line one thread writes and the other reads "
+             "crosses between them. Both sides' multi-threaded times are then slower, not "
+             "comparable with rows measured at the usual figure.",
              "",
              "| model | batch | threads | onnxcc µs | ORT µs | ORT ÷ onnxcc | onnxcc via ctypes µs "
              "| GFLOP/s onnxcc / ORT (% of 1-core peak) | scikit-learn µs | sklearn ÷ onnxcc "
-             "| code (text) | weights | peak RSS onnxcc / ORT |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| code (text) | weights | peak RSS onnxcc / ORT | cores ns |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         sk = (f"{fmt_us(r['sklearn_median_ns'])} | {r['sklearn_ratio']:.0f}×"
               if "sklearn_median_ns" in r else "– | –")
@@ -427,7 +456,8 @@ def write_report(rows, args, out_base, peak):
             f"({fmt_us(r['onnxcc_p90_ns'])}) | {fmt_us(r['ort_median_ns'])} ({fmt_us(r['ort_p90_ns'])}) "
             f"| {r['ratio']:.2f}× | {fmt_us(r['onnxcc_ctypes_median_ns'])} | {gf} | {sk} "
             f"| {r['text_bytes']:,} B | {r['weight_bytes']:,} B "
-            f"| {r['onnxcc_peak_rss_kib'] / 1024:.1f} / {r['ort_peak_rss_kib'] / 1024:.1f} MiB |")
+            f"| {r['onnxcc_peak_rss_kib'] / 1024:.1f} / {r['ort_peak_rss_kib'] / 1024:.1f} MiB "
+            f"| {fmt_cores(r)} |")
     lines += ["", "`ort_floor` is a one-node model (Identity of one float): ORT's cost per call "
               "when the graph does nothing. scikit-learn times an equivalent estimator (same "
               "hyperparameters, trained on synthetic data of the same shape, "
@@ -442,7 +472,8 @@ def write_report(rows, args, out_base, peak):
         f.write("\n".join(lines) + "\n")
     with open(out_base + ".json", "w") as f:
         json.dump({"machine": {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
-                               "fma_peak": peak},
+                               "fma_peak": peak,
+                               "core_latency_ns_at_start": args.core_latency_at_start},
                    "rows": rows}, f, indent=1)
     print("\n".join(lines))
 
@@ -475,6 +506,8 @@ def main():
     rows = []
     with tempfile.TemporaryDirectory(prefix="onnxcc-bench-") as work:
         peak = fma_peak(args, work)
+        args.core_latency = core_latency_probe(args, work)
+        args.core_latency_at_start = args.core_latency()
         rows += bench_model("ort_floor", ort_floor_model(work), args, lib, None)
         for model_dir in sorted(glob.glob(os.path.join(args.models_dir, args.models))):
             if os.path.isfile(os.path.join(model_dir, "model.onnx")):
