@@ -66,6 +66,10 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
       } else if (auto pool = dyn_cast<kernel::PoolOp>(op)) {
         if (!pool.getIndices() && worth(op, poolTaps(pool), minPoolTaps))
           pool.setThreads(threads);
+      } else if (auto map = dyn_cast<kernel::ElementwiseOp>(op)) {
+        if (map.isDenseFloatMap() &&
+            worth(op, elements(map.getOutput()), minMapElements))
+          map.setThreads(threads);
       }
     });
   }

@@ -163,8 +163,10 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     multiply-adds, each `depthwise` `kernel.conv2d` of at least
     `min-depthwise-macs`, each other one of at least `min-conv-macs` and
     each f32 `kernel.pool` (without indices) reading at least
-    `min-pool-taps` window taps to the `threads` of --threads N; smaller
-    ones stay on the calling thread.
+    `min-pool-taps` window taps, and each float `kernel.elementwise` of
+    map()'s form (inputs of the result's shape or one element, a body with
+    vector forms) writing at least `min-map-elements`, to the `threads` of
+    --threads N; smaller ones stay on the calling thread.
     Splitting costs little in the pool (0.2 us a part) but each thread then
     reads what the other wrote: a convolution's activations cross between
     cores' caches, which costs lenet's 86K- and 154K-MAC layers more than
@@ -175,7 +177,17 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     far fewer: mobilenet_v2's 7x7 and 14x14 ones (0.4M-1M) run 1.7x faster
     split. A pool does one comparison or addition a tap, so it pays as a
     depthwise layer does: squeezenet1_1's max pools (0.4M-1.7M taps) ran
-    on one thread while ONNX Runtime split them. Runs after
+    on one thread while ONNX Runtime split them. A map, a residual Add
+    above all, splits for where its inputs are rather than for its
+    arithmetic: the convolutions before it wrote half of each input on
+    each core, and the calling thread alone reading all of it pulled half
+    across (mobilenet_v2's ten Adds: 17 us at one thread, 36 us at two,
+    and 150 us when the host put the two vCPUs on different dies). Split,
+    each thread reads the half its core wrote when the producers split the
+    same way (a GEMM by rows, a depthwise convolution by channel). Below
+    8192 elements the pool's round trip costs more than that saves:
+    tiny_transformer's 4096-element Adds took its call from 205 to 220 us
+    at two threads. Runs after
     onnxcc-choose-conv-algorithm
     and before planning: a grouped im2col convolution's scratch grows to
     one copy per thread.
@@ -192,6 +204,8 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
            "smallest depthwise convolution (multiply-adds) worth splitting">,
     Option<"minPoolTaps", "min-pool-taps", "int64_t", /*default=*/"65536",
            "smallest pool (output elements x window taps) worth splitting">,
+    Option<"minMapElements", "min-map-elements", "int64_t", /*default=*/"8192",
+           "smallest elementwise map (output elements) worth splitting">,
   ];
 }
 

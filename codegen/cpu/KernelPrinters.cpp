@@ -170,8 +170,11 @@ static LogicalResult printElementwise(PrintContext &c, raw_indented_ostream &os,
                 }) &&
                 k::isVectorizableBody(body);
   if (simple) {
+    // A split map is map()'s case (the verifier holds it to that).
     os << "onnxcc::rt::" << (vector ? "map<" : "map_scalar<")
-       << outType.getNumElements() << ">(" << c.ptr(op.getResult()) << ",\n";
+       << outType.getNumElements() << ">("
+       << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getResult())
+       << ",\n";
     os.indent().indent();
     LogicalResult printed = printBodyLambda(os, body);
     inputs([&](Value v) {

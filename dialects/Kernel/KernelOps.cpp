@@ -279,7 +279,24 @@ LogicalResult ElementwiseOp::verify() {
   auto yield = dyn_cast<YieldOp>(body.front().getTerminator());
   if (!yield || yield.getValue().getType() != elementOf(getOutput()))
     return emitOpError() << "body must yield one " << elementOf(getOutput());
+  if (getThreads() > 1 && !isDenseFloatMap())
+    return emitOpError() << "splits across threads only a float loop over "
+                            "same-shape or one-element inputs with a "
+                            "vectorizable body";
   return success();
+}
+
+bool ElementwiseOp::isDenseFloatMap() {
+  auto out = cast<ShapedType>(getType());
+  return out.getElementType().isF32() &&
+         llvm::all_of(getInputs(),
+                      [&](Value v) {
+                        auto t = cast<ShapedType>(v.getType());
+                        return t.getElementType().isF32() &&
+                               (t.getShape() == out.getShape() ||
+                                t.getNumElements() == 1);
+                      }) &&
+         isVectorizableBody(getBody().front());
 }
 
 LogicalResult ViewOp::verify() {

@@ -139,12 +139,17 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
   }];
 }
 
-def Kernel_ElementwiseOp : Kernel_Op<"elementwise", [Pure, IsolatedFromAbove]> {
+def Kernel_ElementwiseOp : Kernel_Op<"elementwise", [Pure, IsolatedFromAbove,
+    Kernel_ThreadedOpInterface]> {
   let summary = "one loop applying a scalar body to broadcast inputs";
   let description = [{
     The body takes one scalar per input (inputs broadcast to the result
     shape) and yields the output element. Fusion grows the body instead of
     adding loops.
+
+    `threads`, set by onnxcc-choose-threads, is how many threads split the
+    loop: only a float loop whose inputs each have the result's shape or
+    one element, with a body that has vector forms (map()'s case).
 
     ```mlir
     %y = kernel.elementwise %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32> {
@@ -154,9 +159,15 @@ def Kernel_ElementwiseOp : Kernel_Op<"elementwise", [Pure, IsolatedFromAbove]> {
     }
     ```
   }];
-  let arguments = (ins Variadic<StaticTensor>:$inputs);
+  let arguments = (ins Variadic<StaticTensor>:$inputs,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output);
   let regions = (region SizedRegion<1>:$body);
+  let extraClassDeclaration = [{
+    /// map()'s case: float throughout, every input of the result's shape
+    /// or one element, and a body with vector forms.
+    bool isDenseFloatMap();
+  }];
   let assemblyFormat = "$inputs attr-dict `:` functional-type(operands, results) $body";
   let hasVerifier = 1;
 }

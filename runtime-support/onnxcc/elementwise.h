@@ -2,6 +2,7 @@
 //
 // map(): every input has the output's shape or is a single element; float
 // only, one vector main loop plus a scalar tail (XNNPACK's vadd layout).
+// map(par, ...) splits it across par's threads (parallel.h).
 // map_scalar(): the same for any element types, one element at a time.
 // map_strided(): general numpy broadcasting with compile-time strides
 // (0 where an input is broadcast): vector runs along the innermost axis
@@ -16,6 +17,7 @@
 #define ONNXCC_RUNTIME_ELEMENTWISE_H
 
 #include "onnxcc/config.h"
+#include "onnxcc/parallel.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
 
@@ -55,6 +57,26 @@ inline void map(float *out, F f, In... in) { // out may alias an input (in place
 #endif
   for (int64_t i = ONNXCC_HAS_SIMD ? kMain : 0; i < N; ++i)
     out[i] = f(in.load(i)...);
+}
+
+/// map() on par's threads: each part takes whole vectors of the main loop,
+/// the last one the scalar tail too, so every element is computed as by
+/// map(). Parts are contiguous: a part reads the inputs where the kernels
+/// before it, split the same way, wrote them on its own core.
+template <int64_t N, typename Par, typename F, typename... In>
+inline void map(Par &par, float *out, F f, In... in) {
+  constexpr int64_t kVectors = ONNXCC_HAS_SIMD ? N / kVecWidth : 0;
+  par.run([&](int t, int T) {
+    const part p = split(kVectors, t, T);
+    int64_t i = p.lo * kVecWidth;
+#if ONNXCC_HAS_SIMD
+    for (; i < p.hi * kVecWidth; i += kVecWidth)
+      f(in.load_vec(i)...).store_unaligned(out + i);
+#endif
+    if (t == T - 1)
+      for (i = kVectors * kVecWidth; i < N; ++i)
+        out[i] = f(in.load(i)...);
+  });
 }
 
 template <int64_t N, typename T, typename F, typename... In>

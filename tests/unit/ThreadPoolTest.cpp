@@ -1,6 +1,6 @@
 //===- ThreadPoolTest.cpp - threaded kernels equal the serial ones --------===//
 //
-// The threaded gemm(), conv2d() and pools cut their work by (t, T)
+// The threaded gemm(), conv2d(), pools and maps cut their work by (t, T)
 // (parallel.h). Every part of every T from 1 to 5 is run here, in turn
 // and on real pools, and must give the serial result bit for bit: the
 // cuts fall on whole vector pairs, row panels and channels, so no output
@@ -297,6 +297,43 @@ template <int64_t NC> void checkPools() {
 TEST(ThreadedPool, SplitsChannels) {
   checkPools<5>();
   checkPools<2>();
+}
+
+// A map splits whole vectors and the last part takes the scalar tail, so a
+// body whose vector and scalar forms may round differently (tanh) gives
+// map()'s bits on any split: sizes below a vector, at one, and with a tail
+// on three threads; and in place, as the planner allows.
+template <int64_t N> void checkThreadedMap() {
+  auto a = randomVector(N, 11), b = randomVector(N, 12);
+  float s = 0.75f;
+  auto body = [](auto x, auto y, auto z) { return vtanh(x * z + y); };
+  std::vector<float> ref(N);
+  map<N>(ref.data(), body, dense_in<float>{a.data()}, dense_in<float>{b.data()},
+         splat_in<float>{&s});
+  auto check = [&](auto &par, const char *what) {
+    std::vector<float> out(N, NAN), inPlace = a;
+    map<N>(par, out.data(), body, dense_in<float>{a.data()},
+           dense_in<float>{b.data()}, splat_in<float>{&s});
+    expectSameBits(out, ref, what);
+    map<N>(par, inPlace.data(), body, dense_in<float>{inPlace.data()},
+           dense_in<float>{b.data()}, splat_in<float>{&s});
+    expectSameBits(inPlace, ref, what);
+  };
+  in_turn<2> t2;
+  in_turn<3> t3;
+  in_turn<5> t5;
+  check(t2, "map in turn, 2 parts");
+  check(t3, "map in turn, 3 parts");
+  check(t5, "map in turn, 5 parts");
+  check(thread_pool<2>::instance(), "map on a pool of 2");
+  check(thread_pool<3>::instance(), "map on a pool of 3");
+}
+
+TEST(ThreadedMap, SplitsWholeVectorsTailLast) {
+  checkThreadedMap<3>();
+  checkThreadedMap<kVecWidth>();
+  checkThreadedMap<7 * kVecWidth + 3>();
+  checkThreadedMap<1003>();
 }
 
 // Two callers share one pool: whichever finds it busy runs alone, and both

@@ -32,6 +32,30 @@ func.func @view_size(%a: tensor<2x3xf32>) -> tensor<7xf32> {
 
 // -----
 
+// A split map is map()'s case: a broadcast row is not.
+func.func @elementwise_threads_broadcast(%a: tensor<4xf32>, %b: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{splits across threads only a float loop over same-shape or one-element inputs with a vectorizable body}}
+  %0 = kernel.elementwise %a, %b {threads = 2 : i64} : (tensor<4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %s = arith.addf %x, %y : f32
+    kernel.yield %s : f32
+  }
+  return %0 : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @elementwise_threads_integer(%a: tensor<2x4xi32>) -> tensor<2x4xi32> {
+  // expected-error @+1 {{splits only f32 work across threads}}
+  %0 = kernel.elementwise %a {threads = 2 : i64} : (tensor<2x4xi32>) -> tensor<2x4xi32> {
+  ^bb0(%x: i32):
+    kernel.yield %x : i32
+  }
+  return %0 : tensor<2x4xi32>
+}
+
+// -----
+
 func.func @elementwise_broadcast(%a: tensor<3xf32>) -> tensor<2x4xf32> {
   // expected-error @+1 {{input dim 0 (3) does not broadcast to the result}}
   %0 = kernel.elementwise %a : (tensor<3xf32>) -> tensor<2x4xf32> {

@@ -2,6 +2,8 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-macs=1000 min-conv-macs=1000" --onnxcc-plan-memory | FileCheck %s --check-prefix=PLAN
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads | FileCheck %s --check-prefix=ONE
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=DEF
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=MAP
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-map-elements=100000" | FileCheck %s --check-prefix=BIGMAP
 // RUN: not onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: --threads must be in [1, 256], got 0
@@ -93,4 +95,49 @@ func.func @main(%x: tensor<1x64x55x55xf32>, %x2: tensor<1x6x28x28xf32>)
   %1 = kernel.pool %x2 {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x6x28x28xf32>) -> tensor<1x6x14x14xf32>
   %2, %3 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 3, 3>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>} : (tensor<1x64x55x55xf32>) -> (tensor<1x64x27x27xf32>, tensor<1x64x27x27xi64>)
   return %0, %1, %2, %3 : tensor<1x64x27x27xf32>, tensor<1x6x14x14xf32>, tensor<1x64x27x27xf32>, tensor<1x64x27x27xi64>
+}
+
+// -----
+
+// Under the default 8192 elements, a 128x64 float map with a one-element
+// input splits; a 64x64 one, a map with a broadcast row, an integer map
+// and one whose body has no vector form (exp2) stay on the
+// calling thread. --min-map-elements above them keeps all on it.
+// MAP: kernel.elementwise %arg0, %arg2 {threads = 2 : i64}
+// MAP: kernel.elementwise %arg1, %arg1 :
+// MAP: kernel.elementwise %arg3, %arg0 :
+// MAP: kernel.elementwise %arg4 :
+// MAP: kernel.elementwise %arg0 :
+// BIGMAP: kernel.elementwise %arg0, %arg2 :
+// BIGMAP-NOT: threads
+// BIGMAP: return
+func.func @main(%a: tensor<128x64xf32>, %b: tensor<64x64xf32>, %s: tensor<1xf32>,
+                %row: tensor<64xf32>, %i: tensor<128x64xi32>)
+    -> (tensor<128x64xf32>, tensor<64x64xf32>, tensor<128x64xf32>, tensor<128x64xi32>, tensor<128x64xf32>) {
+  %0 = kernel.elementwise %a, %s : (tensor<128x64xf32>, tensor<1xf32>) -> tensor<128x64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    kernel.yield %r : f32
+  }
+  %1 = kernel.elementwise %b, %b : (tensor<64x64xf32>, tensor<64x64xf32>) -> tensor<64x64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.mulf %x, %y : f32
+    kernel.yield %r : f32
+  }
+  %2 = kernel.elementwise %row, %a : (tensor<64xf32>, tensor<128x64xf32>) -> tensor<128x64xf32> {
+  ^bb0(%x: f32, %y: f32):
+    %r = arith.addf %x, %y : f32
+    kernel.yield %r : f32
+  }
+  %3 = kernel.elementwise %i : (tensor<128x64xi32>) -> tensor<128x64xi32> {
+  ^bb0(%x: i32):
+    %r = arith.addi %x, %x : i32
+    kernel.yield %r : i32
+  }
+  %4 = kernel.elementwise %a : (tensor<128x64xf32>) -> tensor<128x64xf32> {
+  ^bb0(%x: f32):
+    %r = math.exp2 %x : f32
+    kernel.yield %r : f32
+  }
+  return %0, %1, %2, %3, %4 : tensor<128x64xf32>, tensor<64x64xf32>, tensor<128x64xf32>, tensor<128x64xi32>, tensor<128x64xf32>
 }

@@ -2,7 +2,8 @@
 kernels: a depthwise 3x3 (split by channel), a 3x3 max pool (split by
 channel), a grouped 3x3 of 12 channels per group (im2col: one scratch
 copy per thread), a 1x1 (the product alone), a 3x3 stride-1 one of 32
-channels (Winograd: transforms by channel, whole GEMMs per thread), a 3x3
+channels (Winograd: transforms by channel, whole GEMMs per thread), a
+residual Add fused with a Tanh (a map cut into whole vectors), a 3x3
 average pool, a 3x3 stride-2 convolution (im2col cut by channel, then the
 product by tile), then a Gemm; onnxruntime computes the references."""
 import sys
@@ -21,8 +22,8 @@ def weight(name, *shape):
 
 
 # Every layer is above onnxcc-choose-threads' thresholds (1M multiply-adds
-# for a convolution, 64K for a product or pool taps), so every one is
-# split. 48 and 32 channels split unevenly over 3 threads (--threads 3).
+# for a convolution, 64K for a product or pool taps, 4096 elements for a
+# map), so every one is split. 48 and 32 channels split unevenly over 3 threads (--threads 3).
 inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
          weight("gw", 48, 12, 3, 3), weight("gwb", 48),
          weight("pw", 32, 48, 1, 1), weight("pwb", 32),
@@ -38,7 +39,9 @@ nodes = [
     helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
     helper.make_node("Conv", ["b", "ww", "wwb"], ["w"], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["w"], ["w1"]),
-    helper.make_node("AveragePool", ["w1"], ["v"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+    helper.make_node("Add", ["w1", "b"], ["r"]),
+    helper.make_node("Tanh", ["r"], ["r1"]),
+    helper.make_node("AveragePool", ["r1"], ["v"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["v", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
     helper.make_node("Flatten", ["c1"], ["f"]),
