@@ -86,14 +86,23 @@ fusibleProducer(k::ElementwiseOp consumer, BodySizes &sizes, int64_t maxOps) {
 }
 
 /// Moves a unary elementwise op into the epilogue of the GEMM or
-/// convolution that feeds it.
+/// convolution that feeds it, directly or through one view (a MatMul over
+/// [1, seq, d] is a [seq, d] GEMM between two views): the epilogue maps
+/// each element alone, so the shape it is seen in does not matter.
 static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
   if (ew.getInputs().size() != 1)
     return false;
   Operation *producer = ew.getInputs()[0].getDefiningOp();
+  auto view = dyn_cast_or_null<k::ViewOp>(producer);
+  if (view) {
+    if (!view->hasOneUse() || view.getType() != ew.getType())
+      return false;
+    producer = view.getInput().getDefiningOp();
+  }
   // Epilogues run on SIMD batches inside the GEMM tiles.
   if (!producer || !isa<k::GemmOp, k::Conv2dOp>(producer) ||
-      !producer->hasOneUse() || producer->getResult(0).getType() != ew.getType() ||
+      !producer->hasOneUse() ||
+      (!view && producer->getResult(0).getType() != ew.getType()) ||
       !k::isVectorizableBody(ew.getBody().front()))
     return false;
   Region &epilogue = producer->getRegion(0);
@@ -113,7 +122,7 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
                                body.begin(), Block::iterator(bodyYield));
   oldYield->setOperand(0, bodyYield.getValue());
   producer->setLoc(loc);
-  ew.getResult().replaceAllUsesWith(producer->getResult(0));
+  ew.getResult().replaceAllUsesWith(view ? view.getResult() : producer->getResult(0));
   ew.erase();
   return true;
 }

@@ -63,7 +63,10 @@ def FuseMatMulAdd : Pass<"onnxcc-fuse-matmul-add", "mlir::func::FuncOp"> {
   let description = [{
     `add(matmul(a, b), c)` with 2-D `a` and `b` and `c` broadcastable to the
     product becomes `gemm(a, b, c)`, so that the bias is added in the GEMM
-    epilogue instead of a second pass over the output.
+    epilogue instead of a second pass over the output. With `a` of rank 3
+    or more (a transformer's `[1, seq, d]`) and `c` varying only along the
+    last axis, `a` is reshaped to one `[rows, d]` operand and the Gemm's
+    result back to the product's shape.
   }];
   let dependentDialects = ["::onnxcc::onnx::OnnxDialect"];
 }

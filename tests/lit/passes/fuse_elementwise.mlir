@@ -77,3 +77,45 @@ func.func @fuse_f16(%a: tensor<4xf16>, %b: tensor<4xf16>) -> tensor<4xf16> {
   }
   return %1 : tensor<4xf16>
 }
+
+// -----
+
+// Tests that an activation reached through a view (a MatMul over [1, seq, d]
+// lowers to view, gemm, view) still becomes the GEMM's epilogue, and that
+// its readers then read the view.
+// CHECK-LABEL: func @gemm_view_relu
+func.func @gemm_view_relu(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) -> tensor<1x2x3xf32> {
+  // CHECK: %[[G:.*]] = kernel.gemm {{.*}} epilogue {
+  // CHECK: arith.maximumf
+  // CHECK: %[[V:.*]] = kernel.view %[[G]] : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  // CHECK-NOT: kernel.elementwise
+  // CHECK: return %[[V]]
+  %0 = kernel.gemm %a, %b : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %1 = kernel.view %0 : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %2 = kernel.elementwise %1 : (tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
+  ^bb0(%x: f32):
+    %z = arith.constant 0.0 : f32
+    %m = arith.maximumf %x, %z : f32
+    kernel.yield %m : f32
+  }
+  return %2 : tensor<1x2x3xf32>
+}
+
+// -----
+
+// Tests that a view with a second reader keeps the activation its own loop:
+// the other reader needs the product without it.
+// CHECK-LABEL: func @no_fuse_shared_view
+func.func @no_fuse_shared_view(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) -> (tensor<1x2x3xf32>, tensor<1x2x3xf32>) {
+  // CHECK: kernel.gemm
+  // CHECK-NOT: epilogue
+  // CHECK: kernel.elementwise
+  %0 = kernel.gemm %a, %b : (tensor<2x4xf32>, tensor<4x3xf32>) -> tensor<2x3xf32>
+  %1 = kernel.view %0 : (tensor<2x3xf32>) -> tensor<1x2x3xf32>
+  %2 = kernel.elementwise %1 : (tensor<1x2x3xf32>) -> tensor<1x2x3xf32> {
+  ^bb0(%x: f32):
+    %n = arith.negf %x : f32
+    kernel.yield %n : f32
+  }
+  return %2, %1 : tensor<1x2x3xf32>, tensor<1x2x3xf32>
+}
