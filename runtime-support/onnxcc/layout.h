@@ -61,10 +61,7 @@ ONNXCC_INLINE void softmax_row(const float *ONNXCC_RESTRICT x,
     vfloat vm = vfloat::load_unaligned(x);
     for (a = kVecWidth; a < kVectors; a += kVecWidth)
       vm = xsimd::max(vm, vfloat::load_unaligned(x + a));
-    alignas(64) float lanes[kVecWidth];
-    vm.store_aligned(lanes);
-    for (float l : lanes)
-      m = l > m ? l : m;
+    m = hmax(vm);
   }
 #endif
   for (; a < Axis; ++a)
@@ -82,8 +79,61 @@ ONNXCC_INLINE void softmax_row(const float *ONNXCC_RESTRICT x,
 #endif
   for (; a < Axis; ++a)
     sum += y[a];
-  for (a = 0; a < Axis; ++a)
+  for (a = 0; a < Axis; ++a) // (a reciprocal's product was slower on SSE2)
     y[a] /= sum;
+}
+
+#if ONNXCC_HAS_SIMD
+/// softmax() of `Rows` rows of `K` whole vectors each, held in registers.
+/// One row is a chain of dependent steps (max, its reduction, exp, the sum,
+/// its reduction) about 100 cycles long for 2 vectors; interleaving rows
+/// lets them overlap. [128 x 32] on AVX-512: 2.6 -> 1.9 us.
+template <int Rows, int64_t K>
+ONNXCC_INLINE void softmax_rows_in_registers(const float *ONNXCC_RESTRICT x,
+                                             float *ONNXCC_RESTRICT y) {
+  vfloat v[Rows][K], scale[Rows];
+  for (int r = 0; r < Rows; ++r) {
+    vfloat m = v[r][0] = vfloat::load_unaligned(x + r * K * kVecWidth);
+    for (int64_t k = 1; k < K; ++k) {
+      v[r][k] = vfloat::load_unaligned(x + (r * K + k) * kVecWidth);
+      m = xsimd::max(m, v[r][k]);
+    }
+    scale[r] = vfloat(hmax(m));
+  }
+  for (int r = 0; r < Rows; ++r) {
+    vfloat sum(0.0f);
+    for (int64_t k = 0; k < K; ++k) {
+      v[r][k] = exp_poly(v[r][k] - scale[r]);
+      sum += v[r][k];
+    }
+    scale[r] = vfloat(1.0f / xsimd::hadd(sum));
+  }
+  for (int r = 0; r < Rows; ++r)
+    for (int64_t k = 0; k < K; ++k)
+      (v[r][k] * scale[r]).store_unaligned(y + (r * K + k) * kVecWidth);
+}
+#endif
+
+/// Rows of the last axis: four at a time in registers when a row is at most
+/// 4 whole vectors, else one at a time.
+template <int64_t Outer, int64_t Axis>
+inline void softmax_rows(const float *ONNXCC_RESTRICT x,
+                         float *ONNXCC_RESTRICT y) {
+  int64_t o = 0;
+#if ONNXCC_HAS_SIMD
+  constexpr int64_t K = Axis / kVecWidth;
+  if constexpr (Axis % kVecWidth == 0 && K >= 1 && K <= 4) {
+    constexpr int64_t kQuads = Outer / 4 * 4;
+    for (; o < kQuads; o += 4)
+      softmax_rows_in_registers<4, K>(x + o * Axis, y + o * Axis);
+    if constexpr (kQuads < Outer) // (g++ warns on the loop left empty)
+      for (; o < Outer; ++o)
+        softmax_rows_in_registers<1, K>(x + o * Axis, y + o * Axis);
+    return;
+  }
+#endif
+  for (; o < Outer; ++o)
+    softmax_row<Axis>(x + o * Axis, y + o * Axis);
 }
 
 /// Softmax over a dimension of extent `Axis` with `Inner` elements after it.
@@ -91,8 +141,7 @@ ONNXCC_INLINE void softmax_row(const float *ONNXCC_RESTRICT x,
 template <int64_t Outer, int64_t Axis, int64_t Inner, typename T>
 inline void softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
   if constexpr (Inner == 1 && std::is_same<T, float>::value) {
-    for (int64_t o = 0; o < Outer; ++o)
-      softmax_row<Axis>(x + o * Axis, y + o * Axis);
+    softmax_rows<Outer, Axis>(x, y);
     return;
   }
   using C = compute_t<T>;

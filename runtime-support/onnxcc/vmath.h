@@ -3,7 +3,8 @@
 // float versions of exp, the logistic sigmoid and tanh written without
 // calls and with only integer selects where the result's bits are touched,
 // so that GCC and Clang vectorise loops of them (libm's expf and tanhf stay
-// scalar calls). Used by the RBF kernel of SVMs and the recurrent cells.
+// scalar calls). Used by the RBF kernel of SVMs, the recurrent cells and
+// softmax, which also takes the vector form of exp_poly().
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_VMATH_H
@@ -39,6 +40,54 @@ ONNXCC_INLINE float exp_poly(float v) {
   float e = y * __builtin_bit_cast(float, (ki + 127) << 23);
   return __builtin_bit_cast(float, __builtin_bit_cast(int32_t, e) & keep);
 }
+
+#if ONNXCC_HAS_SIMD
+/// exp_poly() on a whole vector, step for step: where a loop of the scalar
+/// form is not vectorised (a row in registers) or only partly.
+ONNXCC_INLINE vfloat exp_poly(vfloat v) {
+  using vint = xsimd::batch<int32_t, vfloat::arch_type>;
+  vint ki = xsimd::bitwise_cast<vint>(v * vfloat(1.44269504f) + vfloat(12582912.0f)) -
+            vint(0x4B400000);
+  vfloat keep = xsimd::bitwise_cast<vfloat>(
+      xsimd::select(ki > vint(-127), vint(-1), vint(0)));
+  ki = xsimd::min(xsimd::max(ki, vint(-126)), vint(127));
+  vfloat k = xsimd::to_float(ki);
+  vfloat r = v - k * vfloat(0.693359375f) + k * vfloat(2.12194440e-4f);
+  vfloat y(1.9875691500e-4f);
+  y = y * r + vfloat(1.3981999507e-3f);
+  y = y * r + vfloat(8.3334519073e-3f);
+  y = y * r + vfloat(4.1665795894e-2f);
+  y = y * r + vfloat(1.6666665459e-1f);
+  y = y * r + vfloat(5.0000001201e-1f);
+  y = y * r * r + r + vfloat(1.0f);
+  vfloat e = y * xsimd::bitwise_cast<vfloat>((ki + vint(127)) << 23);
+  return xsimd::select(v != v, e, e & keep); // NaN stays NaN
+}
+
+/// The largest lane: 16 serial compares of its lanes were most of a short
+/// softmax row. NaN lanes give whatever the ISA's max gives; softmax's sum
+/// turns a NaN row into NaN either way. A template, so that each ISA's
+/// branch is compiled only for its own width.
+template <typename V> ONNXCC_INLINE float hmax(V v) {
+#if defined(__AVX512F__)
+  if constexpr (sizeof(V) == 64)
+    return _mm512_reduce_max_ps(v);
+#endif
+#if defined(__AVX__)
+  if constexpr (sizeof(V) == 32) {
+    __m128 h = _mm_max_ps(_mm256_castps256_ps128(v), _mm256_extractf128_ps(v, 1));
+    h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+    return _mm_cvtss_f32(_mm_max_ss(h, _mm_shuffle_ps(h, h, 1)));
+  }
+#endif
+  alignas(64) float lanes[V::size];
+  v.store_aligned(lanes);
+  float m = lanes[0];
+  for (std::size_t l = 1; l < V::size; ++l)
+    m = lanes[l] > m ? lanes[l] : m;
+  return m;
+}
+#endif
 
 /// 1 / (1 + exp(-x)): 0 and 1 at the extremes (exp overflows to inf).
 ONNXCC_INLINE float sigmoid_poly(float x) { return 1.0f / (1.0f + exp_poly(-x)); }

@@ -188,6 +188,12 @@ TEST(AxisNorms, InnerAndOuterAxes) {
   checkAxisNorms<2, 1, 5>(); // one element: log_softmax 0, hardmax 1
   checkAxisNorms<4, 3 * kVecWidth + 2, 1>(); // rows: vectors and a tail
   checkAxisNorms<2, 32, 1>();                // attention scores
+  // Rows of 1 to 4 whole vectors run 4 at a time in registers, then one
+  // at a time: 7 rows leave 3; 5 vectors are past the register form.
+  checkAxisNorms<7, kVecWidth, 1>();
+  checkAxisNorms<6, 2 * kVecWidth, 1>();
+  checkAxisNorms<4, 4 * kVecWidth, 1>();
+  checkAxisNorms<3, 5 * kVecWidth, 1>();
 }
 
 TEST(AxisNorms, LargeValuesAndNaN) {
@@ -200,11 +206,22 @@ TEST(AxisNorms, LargeValuesAndNaN) {
   float masked[kVecWidth + 2];
   for (float &v : masked)
     v = -INFINITY; // a causal mask's -inf scores get exactly 0
-  masked[1] = masked[kVecWidth] = 2.0f;
+  masked[1] = masked[kVecWidth + 1] = 2.0f; // (distinct on the scalar path)
   float ym[kVecWidth + 2];
   softmax<1, kVecWidth + 2, 1>(masked, ym);
   for (int64_t a = 0; a < kVecWidth + 2; ++a)
-    EXPECT_EQ(ym[a], a == 1 || a == kVecWidth ? 0.5f : 0.0f) << "index " << a;
+    EXPECT_EQ(ym[a], a == 1 || a == kVecWidth + 1 ? 0.5f : 0.0f) << "index " << a;
+  // The same in rows held in registers: masked scores, a NaN row.
+  constexpr int64_t kRow = kVecWidth >= 4 ? 2 * kVecWidth : 8;
+  float rows[5 * kRow], yr[5 * kRow];
+  for (int64_t i = 0; i < 5 * kRow; ++i)
+    rows[i] = i % kRow == 3 || i % kRow == kRow - 1 ? 1.5f : -INFINITY;
+  rows[4 * kRow + kRow - 2] = NAN;
+  softmax<5, kRow, 1>(rows, yr);
+  for (int64_t i = 0; i < 4 * kRow; ++i)
+    EXPECT_EQ(yr[i], i % kRow == 3 || i % kRow == kRow - 1 ? 0.5f : 0.0f) << "index " << i;
+  for (int64_t i = 4 * kRow; i < 5 * kRow; ++i)
+    EXPECT_TRUE(std::isnan(yr[i])) << "index " << i;
   float n[3] = {1.0f, NAN, 5.0f};
   hardmax<1, 3, 1>(n, y); // a NaN is the largest, as numpy's argmax says
   EXPECT_EQ(y[0], 0.0f);

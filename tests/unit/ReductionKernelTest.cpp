@@ -141,6 +141,11 @@ template <reduce_op Op> void checkAllLayouts(float lo = -2, float hi = 2) {
   checkFloat<Op, 3, 4, 2, true, true, false>(lo, hi);
   // Several rounds of the two-vector sum loop, then a tail.
   checkFloat<Op, 2, 1, 6 * kVecWidth + 5, false, false, true>(lo, hi);
+  // A contiguous kept axis, a strided reduced one: vectors of outputs (a
+  // sequence mean), with a tail and outer kept rows.
+  checkFloat<Op, 1, 32, 128, false, true, false>(lo, hi);
+  checkFloat<Op, 5, 3, 2 * kVecWidth + 3, true, false, false>(lo, hi);
+  checkFloat<Op, 2, 6, kVecWidth, false, true, false>(lo, hi);
 }
 
 TEST(Reduce, FloatKindsAtEdges) {
