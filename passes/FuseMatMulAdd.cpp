@@ -62,32 +62,23 @@ struct MatMulAddToGemm : OpRewritePattern<onnx::AddOp> {
     if (!a || !b || !c || !y || a.getRank() < 2 || b.getRank() != 2 ||
         y != mm.getType() || !a.hasStaticShape() || !y.hasStaticShape())
       return rewriter.notifyMatchFailure(add, "not a product with a 2-D B");
-    if (a.getRank() == 2) {
-      if (c.getRank() > 2)
-        return rewriter.notifyMatchFailure(add, "bias of rank above 2");
-      rewriter.replaceOpWithNewOp<onnx::GemmOp>(
-          add, y, mm.getA(), mm.getB(), bias, rewriter.getF32FloatAttr(1.0f),
-          rewriter.getF32FloatAttr(1.0f), rewriter.getI64IntegerAttr(0),
-          rewriter.getI64IntegerAttr(0));
-      rewriter.eraseOp(mm);
-      return success();
-    }
     // A stack of rows times one matrix (a transformer's [1, seq, d] x
     // [d, n]) is one [rows, K] x [K, N] product; a bias that only varies
     // along N is the same for every row, so it goes into that GEMM too.
-    if (!isRowBias(c, y))
+    // For a 2-D A every reshape below is the identity.
+    if (a.getRank() == 2 ? c.getRank() > 2 : !isRowBias(c, y))
       return rewriter.notifyMatchFailure(add, "bias varies along the rows");
     Location loc = add.getLoc();
     int64_t k = a.getShape().back(), n = y.getShape().back();
     int64_t rows = a.getNumElements() / k;
     Value a2 = reshapeTo(rewriter, loc, mm.getA(), {rows, k});
-    Value c2 = c.getRank() <= 1 ? bias
-                                : reshapeTo(rewriter, loc, bias, {c.getShape().back()});
-    auto gemmType = y.clone(ArrayRef<int64_t>{rows, n});
+    Value c2 = a.getRank() == 2 || c.getRank() <= 1
+                   ? bias
+                   : reshapeTo(rewriter, loc, bias, {c.getShape().back()});
     Value g = onnx::GemmOp::create(
-        rewriter, loc, gemmType, a2, mm.getB(), c2, rewriter.getF32FloatAttr(1.0f),
-        rewriter.getF32FloatAttr(1.0f), rewriter.getI64IntegerAttr(0),
-        rewriter.getI64IntegerAttr(0));
+        rewriter, loc, y.clone(ArrayRef<int64_t>{rows, n}), a2, mm.getB(), c2,
+        rewriter.getF32FloatAttr(1.0f), rewriter.getF32FloatAttr(1.0f),
+        rewriter.getI64IntegerAttr(0), rewriter.getI64IntegerAttr(0));
     rewriter.replaceOp(add, reshapeTo(rewriter, loc, g, y.getShape()));
     rewriter.eraseOp(mm);
     return success();

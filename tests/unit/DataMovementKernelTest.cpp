@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
 
+#include "RandomData.h"
+
 #include "dialects/Onnx/DataMovementShapes.h"
 
 #include <gtest/gtest.h>
@@ -21,12 +23,7 @@ using namespace onnxcc::rt;
 
 namespace {
 
-template <typename T> std::vector<T> iota(size_t n, int start = 0) {
-  std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i)
-    v[i] = static_cast<T>(static_cast<int>(i) + start);
-  return v;
-}
+using onnxcc::test::iota;
 
 /// numpy's pad modes on one coordinate: j is the position relative to the
 /// kept input's start, n the kept extent.

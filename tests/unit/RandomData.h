@@ -1,4 +1,4 @@
-//===- RandomData.h - seeded random operands for kernel tests ---*- C++ -*-===//
+//===- RandomData.h - seeded random and counting test operands -*- C++ -*-===//
 #ifndef ONNXCC_TESTS_UNIT_RANDOMDATA_H
 #define ONNXCC_TESTS_UNIT_RANDOMDATA_H
 
@@ -15,6 +15,15 @@ inline std::vector<float> randomVector(std::size_t n, unsigned seed) {
   std::vector<float> v(n);
   for (float &x : v)
     x = dist(rng);
+  return v;
+}
+
+/// start, start + 1, ... as T: operands whose every element is distinct,
+/// so a copy that reads the wrong element shows.
+template <typename T> std::vector<T> iota(std::size_t n, int start = 0) {
+  std::vector<T> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<T>(static_cast<int>(i) + start);
   return v;
 }
 

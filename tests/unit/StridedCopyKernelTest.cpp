@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
 
+#include "RandomData.h"
+
 #include <gtest/gtest.h>
 #include <vector>
 
@@ -16,12 +18,7 @@ using namespace onnxcc::rt;
 
 namespace {
 
-template <typename T> std::vector<T> iota(size_t n, int start = 0) {
-  std::vector<T> v(n);
-  for (size_t i = 0; i < n; ++i)
-    v[i] = static_cast<T>(static_cast<int>(i) + start);
-  return v;
-}
+using onnxcc::test::iota;
 
 /// The naive strided copy: out[i] = in[offset + sum idx_d * strides_d].
 template <typename T>
