@@ -29,7 +29,7 @@ static Value reshapeTo(PatternRewriter &rewriter, Location loc, Value v,
     return v;
   return onnx::ReshapeOp::create(rewriter, loc, type.clone(shape), v,
                                  shapeConstant(rewriter, loc, shape),
-                                 /*allowzero=*/0);
+                                 /*allowzero=*/1); // a 0 is an extent
 }
 
 /// Whether `bias` varies at most along the last axis of `y`: right-aligned
@@ -70,7 +70,9 @@ struct MatMulAddToGemm : OpRewritePattern<onnx::AddOp> {
       return rewriter.notifyMatchFailure(add, "bias varies along the rows");
     Location loc = add.getLoc();
     int64_t k = a.getShape().back(), n = y.getShape().back();
-    int64_t rows = a.getNumElements() / k;
+    int64_t rows = 1; // (not elements / k: K may be 0)
+    for (int64_t d : a.getShape().drop_back())
+      rows *= d;
     Value a2 = reshapeTo(rewriter, loc, mm.getA(), {rows, k});
     Value c2 = a.getRank() == 2 || c.getRank() <= 1
                    ? bias
