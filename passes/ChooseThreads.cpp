@@ -30,6 +30,30 @@ int64_t gemmMacs(kernel::GemmOp op) {
 
 int64_t convMacs(kernel::Conv2dOp op) { return op.getMacs(); }
 
+/// Products of a batched product (the batch indices the threads split).
+int64_t batchProducts(kernel::BatchMatMulOp op) {
+  auto y = cast<ShapedType>(op.getOutput().getType()).getShape();
+  int64_t products = 1;
+  for (int64_t d : y.drop_back(2))
+    products *= d;
+  return products;
+}
+
+/// Multiply-adds of a batched product: outputs times the reduced extent.
+int64_t batchMatMulMacs(kernel::BatchMatMulOp op) {
+  auto a = cast<ShapedType>(op.getA().getType()).getShape();
+  return elements(op.getOutput()) * a.back();
+}
+
+/// Rows of a softmax over its last axis; 0 for any other axis.
+int64_t softmaxRows(kernel::SoftmaxOp op) {
+  auto x = cast<ShapedType>(op.getOutput().getType());
+  if (static_cast<int64_t>(op.getAxis()) != x.getRank() - 1 ||
+      x.getShape().back() == 0)
+    return 0;
+  return x.getNumElements() / x.getShape().back();
+}
+
 /// Taps a pool reads: outputs times its window.
 int64_t poolTaps(kernel::PoolOp op) {
   int64_t window = 1;
@@ -66,6 +90,13 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
       } else if (auto pool = dyn_cast<kernel::PoolOp>(op)) {
         if (!pool.getIndices() && worth(op, poolTaps(pool), minPoolTaps))
           pool.setThreads(threads);
+      } else if (auto bmm = dyn_cast<kernel::BatchMatMulOp>(op)) {
+        if (batchProducts(bmm) >= 2 && worth(op, batchMatMulMacs(bmm), minMacs))
+          bmm.setThreads(threads);
+      } else if (auto softmax = dyn_cast<kernel::SoftmaxOp>(op)) {
+        if (softmaxRows(softmax) >= 2 &&
+            worth(op, elements(softmax.getOutput()), minSoftmaxElements))
+          softmax.setThreads(threads);
       } else if (auto map = dyn_cast<kernel::ElementwiseOp>(op)) {
         if (map.isDenseFloatMap() &&
             worth(op, elements(map.getOutput()), minMapElements))

@@ -168,7 +168,10 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     each f32 `kernel.pool` (without indices) reading at least
     `min-pool-taps` window taps, and each float `kernel.elementwise` of
     map()'s form (inputs of the result's shape or one element, a body with
-    vector forms) writing at least `min-map-elements`, to the `threads` of
+    vector forms) writing at least `min-map-elements`, each f32
+    `kernel.batch_matmul` of at least two products and `min-macs`
+    multiply-adds in all, and each f32 `kernel.softmax` over a last axis of
+    at least two rows and `min-softmax-elements`, to the `threads` of
     --threads N; smaller ones stay on the calling thread.
     Splitting costs little in the pool (0.2 us a part) but each thread then
     reads what the other wrote: a convolution's activations cross between
@@ -190,7 +193,10 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     same way (a GEMM by rows, a depthwise convolution by channel). Below
     8192 elements the pool's round trip costs more than that saves:
     tiny_transformer's 4096-element Adds took its call from 205 to 220 us
-    at two threads. Runs after
+    at two threads. Attention's per-head products and softmaxes split by
+    head and by row: each head's 32x32x32 product (2.6 us) and a 4096-row
+    softmax (2.1 us, an exponential an element) are worth a round trip
+    where an Add of as many elements is not. Runs after
     onnxcc-choose-conv-algorithm
     and before planning: a grouped im2col convolution's scratch grows to
     one copy per thread.
@@ -209,6 +215,9 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
            "smallest pool (output elements x window taps) worth splitting">,
     Option<"minMapElements", "min-map-elements", "int64_t", /*default=*/"8192",
            "smallest elementwise map (output elements) worth splitting">,
+    Option<"minSoftmaxElements", "min-softmax-elements", "int64_t",
+           /*default=*/"2048",
+           "smallest softmax (elements) worth splitting">,
   ];
 }
 

@@ -81,7 +81,8 @@ static LogicalResult printBatchMatMul(PrintContext &c, raw_indented_ostream &os,
   os << "static constexpr int64_t a_strides[] = " << braceList(aStrides) << ";\n";
   os << "static constexpr int64_t b_strides[] = " << braceList(bStrides) << ";\n";
   os << "onnxcc::rt::batch_matmul<" << r << ", " << y[r] << ", " << y[r + 1]
-     << ", " << a[r + 1] << ">(batch, a_strides, b_strides, " << c.ptr(op.getA())
+     << ", " << a[r + 1] << ">(" << (op.getThreads() > 1 ? "pool, " : "")
+     << "batch, a_strides, b_strides, " << c.ptr(op.getA())
      << ", " << c.ptr(op.getB()) << ", " << c.ptr(op.getResult()) << ");\n";
   os.unindent();
   os << "}\n";

@@ -315,5 +315,21 @@ LogicalResult ViewOp::verify() {
   return success();
 }
 
+LogicalResult SoftmaxOp::verify() {
+  auto x = cast<ShapedType>(getInput().getType());
+  if (x != cast<ShapedType>(getType()))
+    return emitOpError() << "result type " << getType()
+                         << " differs from the input's " << x;
+  const int64_t axis = getAxis();
+  if (axis < 0 || axis >= x.getRank())
+    return emitOpError() << "axis " << axis << " is outside [0, "
+                         << x.getRank() << ")";
+  // The threaded kernel splits whole rows of a last axis.
+  if (getThreads() > 1 && axis != x.getRank() - 1)
+    return emitOpError() << "splits only a last axis across threads, got axis "
+                         << axis << " of rank " << x.getRank();
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "dialects/Kernel/KernelOps.cpp.inc"

@@ -212,16 +212,21 @@ def Kernel_TransposeOp : Kernel_Op<"transpose", [Pure]> {
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
 }
 
-def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure]> {
+def Kernel_SoftmaxOp : Kernel_Op<"softmax", [Pure, Kernel_ThreadedOpInterface]> {
   let summary = "softmax over the last dimension after moving `axis` there";
   let description = [{
+    `threads` (onnxcc-choose-threads) splits the rows of an f32 softmax
+    over its last axis.
+
     ```mlir
     %y = kernel.softmax %x {axis = 1 : i64} : (tensor<1x10xf32>) -> tensor<1x10xf32>
     ```
   }];
-  let arguments = (ins StaticTensor:$input, I64Attr:$axis);
+  let arguments = (ins StaticTensor:$input, I64Attr:$axis,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
+  let hasVerifier = 1;
 }
 
 include "dialects/Kernel/LinalgKernelOps.td"

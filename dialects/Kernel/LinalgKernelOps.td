@@ -10,18 +10,21 @@
 #ifndef ONNXCC_KERNEL_LINALG_OPS
 #define ONNXCC_KERNEL_LINALG_OPS
 
-def Kernel_BatchMatMulOp : Kernel_Op<"batch_matmul", [Pure]> {
+def Kernel_BatchMatMulOp : Kernel_Op<"batch_matmul",
+    [Pure, Kernel_ThreadedOpInterface]> {
   let summary = "a matrix product per batch index, batch dims broadcast";
   let description = [{
     `a` is [B..., M, K] and `b` [B'..., K, N], both of one rank; each batch
     dim of the two is equal or 1 (broadcast). The result is [B''..., M, N].
-    Any element type; 16-bit floats accumulate in f32.
+    Any element type; 16-bit floats accumulate in f32. `threads`
+    (onnxcc-choose-threads) splits the batch indices of an f32 product.
 
     ```mlir
     %y = kernel.batch_matmul %a, %b : (tensor<2x3x4xf32>, tensor<1x4x5xf32>) -> tensor<2x3x5xf32>
     ```
   }];
-  let arguments = (ins StaticTensor:$a, StaticTensor:$b);
+  let arguments = (ins StaticTensor:$a, StaticTensor:$b,
+                   DefaultValuedAttr<I64Attr, "1">:$threads);
   let results = (outs StaticTensor:$output);
   let assemblyFormat = "$a `,` $b attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;

@@ -3,6 +3,7 @@
 #define ONNXCC_RUNTIME_LAYOUT_H
 
 #include "onnxcc/config.h"
+#include "onnxcc/parallel.h"
 #include "onnxcc/types.h"
 #include "onnxcc/vmath.h"
 
@@ -136,6 +137,32 @@ inline void softmax_rows(const float *ONNXCC_RESTRICT x,
     softmax_row<Axis>(x + o * Axis, y + o * Axis);
 }
 
+/// softmax_rows() of `groups` groups of four rows (the last one may be
+/// short) starting at row 4 * first: a thread's part. Each row is computed
+/// as softmax_rows() computes it.
+template <int64_t Outer, int64_t Axis>
+inline void softmax_row_groups(const float *ONNXCC_RESTRICT x,
+                               float *ONNXCC_RESTRICT y, int64_t first,
+                               int64_t groups) {
+  for (int64_t g = first; g < first + groups; ++g) {
+    const int64_t o = 4 * g, rows = Outer - o < 4 ? Outer - o : 4;
+#if ONNXCC_HAS_SIMD
+    constexpr int64_t K = Axis / kVecWidth;
+    if constexpr (Axis % kVecWidth == 0 && K >= 1 && K <= 4) {
+      if (rows == 4) {
+        softmax_rows_in_registers<4, K>(x + o * Axis, y + o * Axis);
+        continue;
+      }
+      for (int64_t r = 0; r < rows; ++r)
+        softmax_rows_in_registers<1, K>(x + (o + r) * Axis, y + (o + r) * Axis);
+      continue;
+    }
+#endif
+    for (int64_t r = 0; r < rows; ++r)
+      softmax_row<Axis>(x + (o + r) * Axis, y + (o + r) * Axis);
+  }
+}
+
 /// Softmax over a dimension of extent `Axis` with `Inner` elements after it.
 /// Computes in compute_t<T> (float for the 16-bit floats).
 template <int64_t Outer, int64_t Axis, int64_t Inner, typename T>
@@ -167,6 +194,20 @@ inline void softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
           ys[a * Inner] = store_as<T>(std::exp(C(xs[a * Inner]) - m) / sum);
       }
     }
+}
+
+/// softmax() of f32 rows (a last axis) on par's threads, each taking a
+/// contiguous run of whole groups of four rows. Attention's two [128 x 32]
+/// softmaxes ran on one core while the other waited.
+template <int64_t Outer, int64_t Axis, int64_t Inner, typename Par>
+inline void softmax(Par &par, const float *ONNXCC_RESTRICT x,
+                    float *ONNXCC_RESTRICT y) {
+  static_assert(Inner == 1, "only a last axis splits across threads");
+  constexpr int64_t kGroups = (Outer + 3) / 4;
+  par.run([&](int t, int parts) {
+    const part p = split(kGroups, t, parts);
+    softmax_row_groups<Outer, Axis>(x, y, p.lo, p.hi - p.lo);
+  });
 }
 
 } // namespace rt

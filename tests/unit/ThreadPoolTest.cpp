@@ -336,6 +336,91 @@ TEST(ThreadedMap, SplitsWholeVectorsTailLast) {
   checkThreadedMap<1003>();
 }
 
+/// The same check on contexts of 2, 3 and 5 parts in turn, and on pools
+/// of 2 and 3 threads.
+template <typename Check> void onEveryContext(Check check) {
+  in_turn<2> t2;
+  in_turn<3> t3;
+  in_turn<5> t5;
+  check(t2, "in turn, 2 parts");
+  check(t3, "in turn, 3 parts");
+  check(t5, "in turn, 5 parts");
+  check(thread_pool<2>::instance(), "on a pool of 2");
+  check(thread_pool<3>::instance(), "on a pool of 3");
+}
+
+// A batched product splits whole batch indices, each computed as on one
+// thread: 4 heads (attention's), a broadcast B over 2 x 3 batch dims (the
+// odometer restarts mid-dimension at a part's first index), and a single
+// product, which leaves every part but one empty.
+template <int64_t B0, int64_t B1, int64_t M, int64_t N, int64_t K, bool BcastB>
+void checkThreadedBatchMatMul() {
+  const int64_t batch[2] = {B0, B1};
+  const int64_t a_strides[2] = {B1 * M * K, M * K};
+  const int64_t b_strides[2] = {BcastB ? 0 : B1 * K * N, BcastB ? 0 : K * N};
+  auto a = randomVector(B0 * B1 * M * K, 21),
+       b = randomVector((BcastB ? 1 : B0 * B1) * K * N, 22);
+  std::vector<float> ref(B0 * B1 * M * N);
+  batch_matmul<2, M, N, K>(batch, a_strides, b_strides, a.data(), b.data(),
+                           ref.data());
+  // Against the plain product too: the serial path must itself be right.
+  for (int64_t i = 0; i < B0 * B1; ++i) {
+    const float *ai = a.data() + i * M * K;
+    const float *bi = b.data() + (BcastB ? 0 : i) * K * N;
+    for (int64_t r = 0; r < M; ++r)
+      for (int64_t c = 0; c < N; ++c) {
+        double sum = 0;
+        for (int64_t k = 0; k < K; ++k)
+          sum += double(ai[r * K + k]) * double(bi[k * N + c]);
+        ASSERT_NEAR(ref[(i * M + r) * N + c], sum, 1e-4 * K)
+            << "product " << i << " (" << r << ", " << c << ")";
+      }
+  }
+  onEveryContext([&](auto &par, const char *what) {
+    std::vector<float> y(ref.size(), NAN);
+    batch_matmul<2, M, N, K>(par, batch, a_strides, b_strides, a.data(),
+                             b.data(), y.data());
+    expectSameBits(y, ref, what);
+  });
+}
+
+TEST(ThreadedBatchMatMul, SplitsWholeProducts) {
+  checkThreadedBatchMatMul<1, 4, 32, 32, 32, false>(); // attention's heads
+  checkThreadedBatchMatMul<2, 3, 5, kVecWidth + 3, 7, true>();
+  checkThreadedBatchMatMul<1, 1, 3, 4, 5, false>();
+}
+
+// A softmax splits whole groups of four rows, each row computed as on one
+// thread: rows held in registers (1 and 4 vectors, with leftover rows past
+// the last group), rows computed one at a time (not whole vectors), and
+// fewer groups than parts.
+template <int64_t Rows, int64_t Axis> void checkThreadedSoftmax() {
+  auto x = randomVector(Rows * Axis, 31);
+  for (float &v : x)
+    v *= 8.0f; // a spread wide enough for exp() to matter
+  std::vector<float> ref(x.size());
+  softmax<Rows, Axis, 1>(x.data(), ref.data());
+  for (int64_t r = 0; r < Rows; ++r) {
+    double sum = 0;
+    for (int64_t a = 0; a < Axis; ++a)
+      sum += ref[r * Axis + a];
+    ASSERT_NEAR(sum, 1.0, 1e-5) << "row " << r;
+  }
+  onEveryContext([&](auto &par, const char *what) {
+    std::vector<float> y(x.size(), NAN);
+    softmax<Rows, Axis, 1>(par, x.data(), y.data());
+    expectSameBits(y, ref, what);
+  });
+}
+
+TEST(ThreadedSoftmax, SplitsWholeRowGroups) {
+  checkThreadedSoftmax<128, 2 * kVecWidth>(); // attention's [128 x 32]
+  checkThreadedSoftmax<4 * 5 + 3, kVecWidth>();
+  checkThreadedSoftmax<4 * 3 + 1, 4 * kVecWidth>();
+  checkThreadedSoftmax<9, 3 * kVecWidth + 5>();
+  checkThreadedSoftmax<3, 10>();
+}
+
 // Two callers share one pool: whichever finds it busy runs alone, and both
 // still get the serial result.
 TEST(ThreadPool, BusyPoolRunsOnTheCaller) {

@@ -120,3 +120,35 @@ func.func @pool_threads_indices(%x: tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>
   %0, %1 = kernel.pool %x {kind = "max", kernel_shape = array<i64: 2, 2>, pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, threads = 2 : i64} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
   return %0, %1 : tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>
 }
+
+// -----
+
+func.func @softmax_threads_inner_axis(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{splits only a last axis across threads, got axis 0 of rank 2}}
+  %0 = kernel.softmax %x {axis = 0 : i64, threads = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_axis_range(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  // expected-error @+1 {{axis 2 is outside [0, 2)}}
+  %0 = kernel.softmax %x {axis = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+func.func @softmax_threads_f64(%x: tensor<4x8xf64>) -> tensor<4x8xf64> {
+  // expected-error @+1 {{splits only f32 work across threads}}
+  %0 = kernel.softmax %x {axis = 1 : i64, threads = 2 : i64} : (tensor<4x8xf64>) -> tensor<4x8xf64>
+  return %0 : tensor<4x8xf64>
+}
+
+// -----
+
+func.func @batch_matmul_threads_integer(%a: tensor<2x3x4xi32>, %b: tensor<2x4x5xi32>) -> tensor<2x3x5xi32> {
+  // expected-error @+1 {{splits only f32 work across threads}}
+  %0 = kernel.batch_matmul %a, %b {threads = 2 : i64} : (tensor<2x3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>
+  return %0 : tensor<2x3x5xi32>
+}

@@ -4,6 +4,7 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=DEF
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=MAP
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2 min-map-elements=100000" | FileCheck %s --check-prefix=BIGMAP
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=2" | FileCheck %s --check-prefix=ATTN
 // RUN: not onnxcc-opt %s --split-input-file --onnxcc-choose-threads="threads=0" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // BAD: --threads must be in [1, 256], got 0
@@ -140,4 +141,36 @@ func.func @main(%a: tensor<128x64xf32>, %b: tensor<64x64xf32>, %s: tensor<1xf32>
     kernel.yield %r : f32
   }
   return %0, %1, %2, %3, %4 : tensor<128x64xf32>, tensor<64x64xf32>, tensor<128x64xf32>, tensor<128x64xi32>, tensor<128x64xf32>
+}
+
+// -----
+
+// Attention's core under the default thresholds: the per-head products
+// (4 x 32x32x32 = 131072 multiply-adds) split by head and the [4x32x32]
+// softmax (4096 elements over a last axis) by row. A single product (no
+// batch index to split), one of fewer multiply-adds than min-macs, an
+// integer one, a softmax over another axis and one of fewer elements than
+// min-softmax-elements stay on the calling thread.
+// ATTN: kernel.batch_matmul %arg0, %arg1 {threads = 2 : i64}
+// ATTN: kernel.softmax %{{.*}} {axis = 3 : i64, threads = 2 : i64}
+// ATTN: kernel.batch_matmul %arg2, %arg3 :
+// ATTN: kernel.batch_matmul %arg4, %arg4 :
+// ATTN: kernel.batch_matmul %arg5, %arg5 :
+// ATTN: kernel.softmax %arg0 {axis = 2 : i64} :
+// ATTN: kernel.softmax %arg6 {axis = 1 : i64} :
+// ATTN-NOT: threads
+// ATTN: return
+func.func @main(%q: tensor<1x4x32x32xf32>, %k: tensor<1x4x32x32xf32>,
+                %a1: tensor<1x64x64xf32>, %b1: tensor<1x64x64xf32>,
+                %small: tensor<4x8x8xf32>, %int: tensor<4x32x32xi32>,
+                %rows: tensor<16x64xf32>)
+    -> (tensor<1x4x32x32xf32>, tensor<1x64x64xf32>, tensor<4x8x8xf32>, tensor<4x32x32xi32>, tensor<1x4x32x32xf32>, tensor<16x64xf32>) {
+  %0 = kernel.batch_matmul %q, %k : (tensor<1x4x32x32xf32>, tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %1 = kernel.softmax %0 {axis = 3 : i64} : (tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %2 = kernel.batch_matmul %a1, %b1 : (tensor<1x64x64xf32>, tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+  %3 = kernel.batch_matmul %small, %small : (tensor<4x8x8xf32>, tensor<4x8x8xf32>) -> tensor<4x8x8xf32>
+  %4 = kernel.batch_matmul %int, %int : (tensor<4x32x32xi32>, tensor<4x32x32xi32>) -> tensor<4x32x32xi32>
+  %5 = kernel.softmax %q {axis = 2 : i64} : (tensor<1x4x32x32xf32>) -> tensor<1x4x32x32xf32>
+  %6 = kernel.softmax %rows {axis = 1 : i64} : (tensor<16x64xf32>) -> tensor<16x64xf32>
+  return %1, %2, %3, %4, %5, %6 : tensor<1x4x32x32xf32>, tensor<1x64x64xf32>, tensor<4x8x8xf32>, tensor<4x32x32xi32>, tensor<1x4x32x32xf32>, tensor<16x64xf32>
 }
