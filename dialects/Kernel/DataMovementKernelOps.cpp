@@ -83,6 +83,92 @@ LogicalResult CopyOp::verify() {
   return success();
 }
 
+/// Digits of `v` in the mixed radix `shape` (row-major), or nothing when v
+/// lies outside [0, product of shape).
+static std::optional<SmallVector<int64_t>> digitsOf(int64_t v,
+                                                    ArrayRef<int64_t> shape) {
+  if (v < 0)
+    return std::nullopt;
+  SmallVector<int64_t> digits(shape.size());
+  for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d) {
+    digits[d] = v % shape[d];
+    v /= shape[d];
+  }
+  if (v != 0)
+    return std::nullopt;
+  return digits;
+}
+
+/// A copy of a copy reads its elements straight from the first one's input
+/// (attention's Slice then head Transpose: one pass over the data instead
+/// of two). The inner copy's result is contiguous over its `shape`, so the
+/// outer copy's read position g = offset + sum j_e * strides_e has digits
+/// in that mixed radix. When no digit can overflow its radix for any j in
+/// range (all terms non-negative, each digit's largest sum below its
+/// radix), g's digits are the sums of the terms' digits, and the composed
+/// read is affine (views between the two change no position): offset and strides map through the inner copy's. A copy
+/// that reads its input's elements in order, whole, is its input.
+OpFoldResult CopyOp::fold(FoldAdaptor) {
+  auto outType = cast<ShapedType>(getType());
+  auto isIdentity = [&] {
+    if (getInput().getType() != outType || getOffset() != 0)
+      return false;
+    int64_t expected = 1;
+    for (int64_t d = (int64_t)getShape().size() - 1; d >= 0; --d) {
+      if (getShape()[d] != 1 && getStrides()[d] != expected)
+        return false;
+      expected *= getShape()[d];
+    }
+    return true;
+  };
+  if (outType.getNumElements() > 0 && isIdentity())
+    return getInput();
+
+  // A view keeps the elements' order: look through views that keep their
+  // type (not a BitCast's).
+  Value source = getInput();
+  while (auto view = source.getDefiningOp<ViewOp>()) {
+    if (elementOf(view.getInput()) != elementOf(source))
+      break;
+    source = view.getInput();
+  }
+  auto inner = source.getDefiningOp<CopyOp>();
+  if (!inner || llvm::is_contained(inner.getShape(), 0) ||
+      outType.getNumElements() == 0)
+    return {};
+  ArrayRef<int64_t> radix = inner.getShape(), innerStrides = inner.getStrides();
+  auto offsetDigits = digitsOf(getOffset(), radix);
+  if (!offsetDigits)
+    return {};
+  // Each digit's largest sum, in 128 bits (extents come from the model).
+  SmallVector<__int128> reach(offsetDigits->begin(), offsetDigits->end());
+  SmallVector<int64_t> strides;
+  for (auto [extent, stride] : llvm::zip(getShape(), getStrides())) {
+    if (extent == 1) { // the index is always 0: any stride reads the same
+      strides.push_back(0);
+      continue;
+    }
+    auto digits = digitsOf(stride, radix);
+    if (!digits)
+      return {};
+    int64_t composed = 0;
+    for (size_t d = 0; d < radix.size(); ++d) {
+      reach[d] += (__int128)(extent - 1) * (*digits)[d];
+      if (reach[d] >= radix[d])
+        return {}; // a carry: the composed read is not affine
+      composed += (*digits)[d] * innerStrides[d];
+    }
+    strides.push_back(composed);
+  }
+  int64_t offset = inner.getOffset();
+  for (size_t d = 0; d < radix.size(); ++d)
+    offset += (*offsetDigits)[d] * innerStrides[d];
+  getInputMutable().assign(inner.getInput());
+  setStrides(strides);
+  setOffset(offset);
+  return getResult();
+}
+
 LogicalResult PadOp::verify() {
   auto in = shapeOf(getInput()), out = shapeOf(getOutput());
   ArrayRef<int64_t> pads = getPads();

@@ -17,7 +17,9 @@ def Kernel_CopyOp : Kernel_Op<"copy", [Pure]> {
     Transpose, Slice (negative steps too), Expand (stride 0), Tile,
     DepthToSpace, SpaceToDepth and each part of a Split. The lowering
     merges dimensions contiguous on both sides, so `shape` is as short as
-    it can be; the output's element count is the product of `shape`.
+    it can be; the output's element count is the product of `shape`. A copy
+    of a copy folds into one read of the first input where that read is
+    affine, and a copy that reads its input whole and in order folds away.
 
     ```mlir
     %y = kernel.copy %x {shape = array<i64: 3, 2>, strides = array<i64: 1, 3>, offset = 0 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
@@ -28,6 +30,7 @@ def Kernel_CopyOp : Kernel_Op<"copy", [Pure]> {
   let results = (outs StaticTensor:$output);
   let assemblyFormat = "$input attr-dict `:` functional-type(operands, results)";
   let hasVerifier = 1;
+  let hasFolder = 1;
 }
 
 def Kernel_PadOp : Kernel_Op<"pad", [Pure]> {
