@@ -10,6 +10,7 @@
 #include "passes/Passes.h"
 
 #include "dialects/Onnx/NodeLocation.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/DenseMap.h"
@@ -127,6 +128,37 @@ static bool fuseIntoEpilogue(k::ElementwiseOp ew, OpBuilder &b) {
   return true;
 }
 
+/// Folds a residual Add that only a layer norm reads into its `skip`
+/// operand: an elementwise op of two inputs of the norm's type whose body
+/// is one addf of its arguments (after the sweep above, so a longer fused
+/// chain is left alone).
+static bool fuseIntoSkipLayerNorm(k::LayerNormOp norm) {
+  auto add = norm.getInput().getDefiningOp<k::ElementwiseOp>();
+  Type type = norm.getOutput().getType();
+  if (norm.getSkip() || !add || !add->hasOneUse() ||
+      add.getInputs().size() != 2 ||
+      !llvm::all_of(add.getInputs(), [&](Value in) { return in.getType() == type; }))
+    return false;
+  Block &body = add.getBody().front();
+  if (body.getOperations().size() != 2)
+    return false;
+  auto sum = dyn_cast<arith::AddFOp>(body.front());
+  auto yield = cast<k::YieldOp>(body.getTerminator());
+  if (!sum || yield.getValue() != sum.getResult() ||
+      !llvm::is_contained(body.getArguments(), sum.getLhs()) ||
+      !llvm::is_contained(body.getArguments(), sum.getRhs()) ||
+      sum.getLhs() == sum.getRhs())
+    return false;
+  auto input = [&](Value arg) {
+    return add.getInputs()[cast<BlockArgument>(arg).getArgNumber()];
+  };
+  norm.getInputMutable().assign(input(sum.getLhs()));
+  norm.getSkipMutable().assign(input(sum.getRhs()));
+  norm->setLoc(fusedNodeLocation(norm.getContext(), {add.getLoc(), norm.getLoc()}));
+  add.erase();
+  return true;
+}
+
 struct FuseElementwisePass : onnxcc::impl::FuseElementwiseBase<FuseElementwisePass> {
   using FuseElementwiseBase::FuseElementwiseBase;
 
@@ -153,6 +185,7 @@ struct FuseElementwisePass : onnxcc::impl::FuseElementwiseBase<FuseElementwisePa
       }
       fuseIntoEpilogue(op, b);
     }
+    getOperation().walk([](k::LayerNormOp norm) { fuseIntoSkipLayerNorm(norm); });
   }
 };
 } // namespace

@@ -251,6 +251,8 @@ def FuseElementwise : Pass<"onnxcc-fuse-elementwise", "mlir::func::FuncOp"> {
     A `kernel.elementwise` whose only user is another one is merged into its
     body. A unary elementwise op on the single-use result of `kernel.gemm` or
     `kernel.conv2d` becomes that op's epilogue (Conv + Relu, Gemm + Clip).
+    A two-input Add that only a `kernel.layer_norm` reads becomes its
+    `skip` operand (a transformer's residual Add + LayerNormalization).
     Fusion moves ops instead of cloning them, so a chain of n ops fuses in
     O(n); a body stops growing at `max-body-ops` scalar ops.
   }];

@@ -47,12 +47,15 @@ static LogicalResult printLayerNorm(PrintContext &c, raw_indented_ostream &os,
   };
   std::string s = elementOf(op.getScale());
   Value bias = op.getBias();
-  os << "onnxcc::rt::layer_norm<" << outer << ", " << inner << ", "
+  Value skip = op.getSkip();
+  os << "onnxcc::rt::" << (skip ? "layer_norm_skip<" : "layer_norm<") << outer
+     << ", " << inner << ", "
      << (op.getRms() ? "true" : "false") << ", " << rowStride(op.getScale())
      << ", " << (bias ? rowStride(bias) : 0) << ">(\n";
   os.indent().indent();
-  os << c.ptr(op.getInput()) << ", " << c.ptr(op.getScale()) << ", "
-     << (bias ? c.ptr(bias) : nullOf(s, true)) << ", "
+  os << c.ptr(op.getInput()) << ", " << (skip ? c.ptr(skip) + ", " : "")
+     << c.ptr(op.getScale()) << ", " << (bias ? c.ptr(bias) : nullOf(s, true))
+     << ", "
      << formatFloat(op.getEpsilon().convertToFloat()) << ",\n"
      << c.ptr(op.getOutput()) << ", "
      << (op.getStats().empty() ? nullOf("float", false) : c.ptr(op.getStats()[0]))

@@ -17,6 +17,9 @@ LogicalResult LayerNormOp::verify() {
   if (getOutput().getType() != getInput().getType())
     return emitOpError() << "result type " << getOutput().getType()
                          << " differs from the input's " << getInput().getType();
+  if (getSkip() && getSkip().getType() != getInput().getType())
+    return emitOpError() << "skip type " << getSkip().getType()
+                         << " differs from the input's " << getInput().getType();
   ArrayRef<int64_t> row = x.drop_front(axis);
   for (Value p : {getScale(), getBias()})
     if (p && shapeOf(p) != row && shapeOf(p) != x)

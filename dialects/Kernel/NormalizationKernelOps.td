@@ -9,7 +9,7 @@
 
 include "dialects/Kernel/KernelOps.td"
 
-def Kernel_LayerNormOp : Kernel_Op<"layer_norm", [Pure]> {
+def Kernel_LayerNormOp : Kernel_Op<"layer_norm", [Pure, AttrSizedOperandSegments]> {
   let summary = "normalise each row of [outer, inner], then scale and shift";
   let description = [{
     The input is viewed as rows of the dimensions from `axis` on. Each row
@@ -18,18 +18,21 @@ def Kernel_LayerNormOp : Kernel_Op<"layer_norm", [Pure]> {
     multiplied by `scale` and shifted by `bias`. Scale and bias have the
     row's shape (one row for all) or the input's (a row each). `stats`
     are either none or the row means and inverse standard deviations,
-    shaped like the input with the row dims set to 1.
+    shaped like the input with the row dims set to 1. With `skip` (the
+    input's type; onnxcc-fuse-elementwise folds a residual Add into it)
+    the row normalised is input + skip, rounded to the element type as an
+    Add would store it.
 
     ```mlir
     %y, %m, %r = kernel.layer_norm %x, %s, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<2x8xf32>, tensor<8xf32>, tensor<8xf32>) -> (tensor<2x8xf32>, tensor<2x1xf32>, tensor<2x1xf32>)
     ```
   }];
-  let arguments = (ins StaticTensor:$input, StaticTensor:$scale,
-                   Optional<StaticTensor>:$bias, I64Attr:$axis,
-                   F32Attr:$epsilon, BoolAttr:$rms);
+  let arguments = (ins StaticTensor:$input, Optional<StaticTensor>:$skip,
+                   StaticTensor:$scale, Optional<StaticTensor>:$bias,
+                   I64Attr:$axis, F32Attr:$epsilon, BoolAttr:$rms);
   let results = (outs StaticTensor:$output, Variadic<StaticTensor>:$stats);
   let assemblyFormat = [{
-    $input `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
+    $input (`skip` $skip^)? `,` $scale (`,` $bias^)? attr-dict `:` functional-type(operands, results)
   }];
   let hasVerifier = 1;
 }

@@ -107,7 +107,8 @@ struct LayerNormPattern : OpRewritePattern<OpTy> {
       if (!op.getMean().use_empty() || !op.getInvStdDev().use_empty())
         types.append({op.getMean().getType(), op.getInvStdDev().getType()});
     }
-    auto norm = k::LayerNormOp::create(rewriter, loc, types, x, scale, bias, *axis,
+    auto norm = k::LayerNormOp::create(rewriter, loc, types, x, /*skip=*/Value(),
+                                       scale, bias, *axis,
                                        op.getEpsilon(), Rms);
     rewriter.replaceAllUsesWith(op->getResult(0), norm.getOutput());
     if constexpr (!Rms) {

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -103,6 +104,59 @@ TEST(LayerNorm, StatsAreOptionalAndHalfRoundsOnce) {
   layer_norm<1, 0, false, 0, 0>(&in, &scale, static_cast<const float *>(nullptr), 1e-5f,
                                 &out, &mean, &inv_std);
   EXPECT_TRUE(std::isnan(mean) && std::isnan(inv_std));
+}
+
+/// layer_norm_skip() gives the bits of the Add then layer_norm() it
+/// replaces, statistics included.
+template <int64_t Outer, int64_t Inner, bool Rms, bool PerRowParams>
+void checkLayerNormSkip() {
+  constexpr int64_t kParams = PerRowParams ? Outer * Inner : Inner;
+  constexpr int64_t kStride = PerRowParams ? Inner : 0;
+  auto x = randomVector(Outer * Inner, 7), r = randomVector(Outer * Inner, 8),
+       s = randomVector(kParams, 9), b = randomVector(kParams, 10);
+  std::vector<float> sum(Outer * Inner), ref(Outer * Inner), refMean(Outer),
+      refInv(Outer);
+  for (size_t i = 0; i < sum.size(); ++i)
+    sum[i] = x[i] + r[i];
+  layer_norm<Outer, Inner, Rms, kStride, kStride>(sum.data(), s.data(), b.data(),
+                                                  1e-5f, ref.data(), refMean.data(),
+                                                  refInv.data());
+  std::vector<float> y(Outer * Inner, NAN), mean(Outer, NAN), inv(Outer, NAN);
+  layer_norm_skip<Outer, Inner, Rms, kStride, kStride>(
+      x.data(), r.data(), s.data(), b.data(), 1e-5f, y.data(), mean.data(),
+      inv.data());
+  for (size_t i = 0; i < y.size(); ++i)
+    ASSERT_EQ(std::memcmp(&y[i], &ref[i], sizeof(float)), 0)
+        << "index " << i << ": got " << y[i] << ", expected " << ref[i];
+  for (int64_t o = 0; o < Outer; ++o) {
+    ASSERT_EQ(std::memcmp(&mean[o], &refMean[o], sizeof(float)), 0) << "mean " << o;
+    ASSERT_EQ(std::memcmp(&inv[o], &refInv[o], sizeof(float)), 0) << "inv " << o;
+  }
+}
+
+TEST(LayerNorm, SkipIsTheAddThenTheNorm) {
+  checkLayerNormSkip<32, 128, false, false>(); // a transformer's residual
+  checkLayerNormSkip<3, kBelowVec, false, false>();
+  checkLayerNormSkip<2, 4 * kVecWidth + 1, true, true>();
+  checkLayerNormSkip<4, 3 * kVecWidth + 3, false, true>();
+}
+
+// f16: the sum is rounded to f16 before the statistics, as the Add stores
+// it: 1 + 2^-11 rounds to 1 (ties to even), so a row of sums 1, 1, 3, 3 has
+// mean 2 and variance 1.
+TEST(LayerNorm, SkipRoundsTheHalfSum) {
+  const float tiny = std::ldexp(1.0f, -11);
+  f16 x[4] = {f16(1.0f), f16(1.0f), f16(3.0f), f16(3.0f)},
+      r[4] = {f16(tiny), f16(tiny), f16(0.0f), f16(0.0f)}, s[4], y[4];
+  for (f16 &v : s)
+    v = f16(1.0f);
+  float mean = 0, inv = 0;
+  layer_norm_skip<1, 4, false, 0, 0>(x, r, s, static_cast<const f16 *>(nullptr),
+                                     0.0f, y, &mean, &inv);
+  EXPECT_EQ(mean, 2.0f);
+  EXPECT_EQ(inv, 1.0f);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(float(y[i]), i < 2 ? -1.0f : 1.0f) << i;
 }
 
 template <int64_t N, int64_t C, int64_t G, int64_t S> void checkGroupNorm() {

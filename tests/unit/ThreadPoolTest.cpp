@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -43,6 +44,19 @@ template <int T> struct in_turn {
       fn(t, T);
   }
 };
+
+/// The same check on contexts of 2, 3 and 5 parts in turn, and on pools
+/// of 2 and 3 threads.
+template <typename Check> void onEveryContext(Check check) {
+  in_turn<2> t2;
+  in_turn<3> t3;
+  in_turn<5> t5;
+  check(t2, "in turn, 2 parts");
+  check(t3, "in turn, 3 parts");
+  check(t5, "in turn, 5 parts");
+  check(thread_pool<2>::instance(), "on a pool of 2");
+  check(thread_pool<3>::instance(), "on a pool of 3");
+}
 
 TEST(Split, CoversUnitsOnceInOrder) {
   for (int64_t units : {0, 1, 2, 3, 7, 64, 65})
@@ -310,23 +324,17 @@ template <int64_t N> void checkThreadedMap() {
   std::vector<float> ref(N);
   map<N>(ref.data(), body, dense_in<float>{a.data()}, dense_in<float>{b.data()},
          splat_in<float>{&s});
-  auto check = [&](auto &par, const char *what) {
+  auto check = [&](auto &par, const char *context) {
+    const std::string what = std::string("map ") + context;
     std::vector<float> out(N, NAN), inPlace = a;
     map<N>(par, out.data(), body, dense_in<float>{a.data()},
            dense_in<float>{b.data()}, splat_in<float>{&s});
-    expectSameBits(out, ref, what);
+    expectSameBits(out, ref, what.c_str());
     map<N>(par, inPlace.data(), body, dense_in<float>{inPlace.data()},
            dense_in<float>{b.data()}, splat_in<float>{&s});
-    expectSameBits(inPlace, ref, what);
+    expectSameBits(inPlace, ref, what.c_str());
   };
-  in_turn<2> t2;
-  in_turn<3> t3;
-  in_turn<5> t5;
-  check(t2, "map in turn, 2 parts");
-  check(t3, "map in turn, 3 parts");
-  check(t5, "map in turn, 5 parts");
-  check(thread_pool<2>::instance(), "map on a pool of 2");
-  check(thread_pool<3>::instance(), "map on a pool of 3");
+  onEveryContext(check);
 }
 
 TEST(ThreadedMap, SplitsWholeVectorsTailLast) {
@@ -334,19 +342,6 @@ TEST(ThreadedMap, SplitsWholeVectorsTailLast) {
   checkThreadedMap<kVecWidth>();
   checkThreadedMap<7 * kVecWidth + 3>();
   checkThreadedMap<1003>();
-}
-
-/// The same check on contexts of 2, 3 and 5 parts in turn, and on pools
-/// of 2 and 3 threads.
-template <typename Check> void onEveryContext(Check check) {
-  in_turn<2> t2;
-  in_turn<3> t3;
-  in_turn<5> t5;
-  check(t2, "in turn, 2 parts");
-  check(t3, "in turn, 3 parts");
-  check(t5, "in turn, 5 parts");
-  check(thread_pool<2>::instance(), "on a pool of 2");
-  check(thread_pool<3>::instance(), "on a pool of 3");
 }
 
 // A batched product splits whole batch indices, each computed as on one

@@ -61,3 +61,11 @@ func.func @axis_norm_kind(%a: tensor<2x3xf32>) -> tensor<2x3xf32> {
   %0 = kernel.axis_norm %a {axis = 1 : i64, kind = "softmax"} : (tensor<2x3xf32>) -> tensor<2x3xf32>
   return %0 : tensor<2x3xf32>
 }
+
+// -----
+
+func.func @layer_norm_skip_type(%x: tensor<2x4xf32>, %r: tensor<1x4xf32>, %s: tensor<4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{skip type 'tensor<1x4xf32>' differs from the input's 'tensor<2x4xf32>'}}
+  %0 = kernel.layer_norm %x skip %r, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<2x4xf32>, tensor<1x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return %0 : tensor<2x4xf32>
+}

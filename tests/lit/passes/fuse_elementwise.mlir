@@ -119,3 +119,61 @@ func.func @no_fuse_shared_view(%a: tensor<2x4xf32>, %b: tensor<4x3xf32>) -> (ten
   }
   return %2, %1 : tensor<1x2x3xf32>, tensor<1x2x3xf32>
 }
+
+// -----
+
+// A transformer's residual Add read only by the LayerNormalization after
+// it becomes the norm's skip operand: one pass over the rows.
+// CHECK-LABEL: func @skip_layer_norm
+// CHECK-NOT: kernel.elementwise
+// CHECK: kernel.layer_norm %arg0 skip %arg1, %arg2, %arg3 {axis = 1 : i64, epsilon = 9.99999974E-6 : f32, rms = false} : (tensor<32x128xf32>, tensor<32x128xf32>, tensor<128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
+// CHECK-NEXT: return
+func.func @skip_layer_norm(%x: tensor<32x128xf32>, %r: tensor<32x128xf32>,
+                           %s: tensor<128xf32>, %b: tensor<128xf32>) -> tensor<32x128xf32> {
+  %0 = kernel.elementwise %x, %r : (tensor<32x128xf32>, tensor<32x128xf32>) -> tensor<32x128xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    kernel.yield %t : f32
+  }
+  %1 = kernel.layer_norm %0, %s, %b {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<32x128xf32>, tensor<128xf32>, tensor<128xf32>) -> tensor<32x128xf32>
+  return %1 : tensor<32x128xf32>
+}
+
+// -----
+
+// An Add with another user, one that broadcasts a row, a subtraction and
+// an Add fused with more ops all stay loops of their own.
+// CHECK-LABEL: func @no_skip_layer_norm
+// CHECK-COUNT-4: kernel.elementwise
+// CHECK-NOT: skip
+// CHECK: return
+func.func @no_skip_layer_norm(%x: tensor<4x8xf32>, %r: tensor<4x8xf32>, %row: tensor<8xf32>,
+                              %s: tensor<8xf32>)
+    -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>) {
+  %shared = kernel.elementwise %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    kernel.yield %t : f32
+  }
+  %n0 = kernel.layer_norm %shared, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %bcast = kernel.elementwise %x, %row : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    kernel.yield %t : f32
+  }
+  %n1 = kernel.layer_norm %bcast, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %sub = kernel.elementwise %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.subf %p, %q : f32
+    kernel.yield %t : f32
+  }
+  %n2 = kernel.layer_norm %sub, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  %scaled = kernel.elementwise %x, %r : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32> {
+  ^bb0(%p: f32, %q: f32):
+    %t = arith.addf %p, %q : f32
+    %u = arith.mulf %t, %t : f32
+    kernel.yield %u : f32
+  }
+  %n3 = kernel.layer_norm %scaled, %s {axis = 1 : i64, epsilon = 1.0e-05 : f32, rms = false} : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4x8xf32>
+  return %shared, %n0, %n1, %n2, %n3 : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>
+}
