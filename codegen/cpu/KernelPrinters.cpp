@@ -307,7 +307,8 @@ static LogicalResult printSoftmax(PrintContext &c, raw_indented_ostream &os,
   for (int64_t d = axis + 1; d < (int64_t)x.size(); ++d)
     inner *= x[d];
   os << "onnxcc::rt::softmax<" << outer << ", " << x[axis] << ", " << inner << ">("
-     << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getInput()) << ", " << c.ptr(op.getResult()) << ");\n";
+     << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getInput()) << ", "
+     << c.ptr(op.getResult()) << ");\n";
   return success();
 }
 

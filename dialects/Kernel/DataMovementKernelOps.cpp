@@ -106,8 +106,9 @@ static std::optional<SmallVector<int64_t>> digitsOf(int64_t v,
 /// in that mixed radix. When no digit can overflow its radix for any j in
 /// range (all terms non-negative, each digit's largest sum below its
 /// radix), g's digits are the sums of the terms' digits, and the composed
-/// read is affine (views between the two change no position): offset and strides map through the inner copy's. A copy
-/// that reads its input's elements in order, whole, is its input.
+/// read is affine (views between the two change no position): offset and
+/// strides map through the inner copy's. A copy that reads its input's
+/// elements in order, whole, is its input.
 OpFoldResult CopyOp::fold(FoldAdaptor) {
   auto outType = cast<ShapedType>(getType());
   auto isIdentity = [&] {

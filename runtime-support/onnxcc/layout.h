@@ -115,31 +115,10 @@ ONNXCC_INLINE void softmax_rows_in_registers(const float *ONNXCC_RESTRICT x,
 }
 #endif
 
-/// Rows of the last axis: four at a time in registers when a row is at most
-/// 4 whole vectors, else one at a time.
-template <int64_t Outer, int64_t Axis>
-inline void softmax_rows(const float *ONNXCC_RESTRICT x,
-                         float *ONNXCC_RESTRICT y) {
-  int64_t o = 0;
-#if ONNXCC_HAS_SIMD
-  constexpr int64_t K = Axis / kVecWidth;
-  if constexpr (Axis % kVecWidth == 0 && K >= 1 && K <= 4) {
-    constexpr int64_t kQuads = Outer / 4 * 4;
-    for (; o < kQuads; o += 4)
-      softmax_rows_in_registers<4, K>(x + o * Axis, y + o * Axis);
-    if constexpr (kQuads < Outer) // (g++ warns on the loop left empty)
-      for (; o < Outer; ++o)
-        softmax_rows_in_registers<1, K>(x + o * Axis, y + o * Axis);
-    return;
-  }
-#endif
-  for (; o < Outer; ++o)
-    softmax_row<Axis>(x + o * Axis, y + o * Axis);
-}
-
-/// softmax_rows() of `groups` groups of four rows (the last one may be
-/// short) starting at row 4 * first: a thread's part. Each row is computed
-/// as softmax_rows() computes it.
+/// Rows [4 * first, 4 * (first + groups)) of the last axis, cut at Outer, in
+/// groups of four: a group of four whole-vector rows (at most 4 vectors
+/// each) goes through registers together, any other row alone. Every row
+/// is computed the same whichever group or thread it falls to.
 template <int64_t Outer, int64_t Axis>
 inline void softmax_row_groups(const float *ONNXCC_RESTRICT x,
                                float *ONNXCC_RESTRICT y, int64_t first,
@@ -168,7 +147,7 @@ inline void softmax_row_groups(const float *ONNXCC_RESTRICT x,
 template <int64_t Outer, int64_t Axis, int64_t Inner, typename T>
 inline void softmax(const T *ONNXCC_RESTRICT x, T *ONNXCC_RESTRICT y) {
   if constexpr (Inner == 1 && std::is_same<T, float>::value) {
-    softmax_rows<Outer, Axis>(x, y);
+    softmax_row_groups<Outer, Axis>(x, y, 0, (Outer + 3) / 4);
     return;
   }
   using C = compute_t<T>;
