@@ -7,7 +7,8 @@
 // is computed another way. The
 // shapes put the cuts at vector-width and panel edges and give threads no
 // work at all. A pool busy with one caller runs another's parts on that
-// caller (checked with two callers at once).
+// caller (checked with two callers at once), and a worker runs only its
+// own part of a run.
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
@@ -429,6 +430,44 @@ TEST(ThreadPool, BusyPoolRunsOnTheCaller) {
   std::thread a(work), b(work);
   a.join();
   b.join();
+}
+
+// Each run computes every part once, and a worker only ever runs its own
+// part (the caller takes any it has not claimed): consecutive kernels'
+// parts stay on the thread whose cache holds their data.
+TEST(ThreadPool, WorkersRunOnlyTheirOwnPart) {
+  constexpr int T = 4;
+  auto &pool = thread_pool<T>::instance();
+  pool.start();
+  const std::thread::id caller = std::this_thread::get_id();
+  std::vector<std::thread::id> ranBy(T);
+  std::vector<std::vector<std::thread::id>> workerParts(T); // off the caller
+  for (int run = 0; run < 2000; ++run) {
+    std::vector<int> count(T, 0);
+    pool.run([&](int t, int parts) {
+      ASSERT_EQ(parts, T);
+      ++count[t]; // each index written by the one thread running part t
+      ranBy[t] = std::this_thread::get_id();
+      volatile float x = 1.0f; // a few microseconds, so workers claim
+      for (int k = 0; k < 2000; ++k)
+        x = x * 1.0001f;
+    });
+    for (int t = 0; t < T; ++t) {
+      ASSERT_EQ(count[t], 1) << "run " << run << ", part " << t;
+      if (ranBy[t] == caller)
+        continue;
+      ASSERT_NE(t, 0) << "part 0 belongs to the caller";
+      workerParts[t].push_back(ranBy[t]);
+    }
+  }
+  for (int t = 1; t < T; ++t)
+    for (std::thread::id id : workerParts[t])
+      EXPECT_EQ(id, workerParts[t].front()) << "part " << t;
+  // The threads that ran different parts are different threads.
+  for (int t = 1; t < T; ++t)
+    for (int u = t + 1; u < T; ++u)
+      if (!workerParts[t].empty() && !workerParts[u].empty())
+        EXPECT_NE(workerParts[t].front(), workerParts[u].front());
 }
 
 } // namespace
