@@ -11,7 +11,9 @@
 // at stride 2 along rows of at least a vector of outputs, which split each
 // row into even and odd columns in registers. No planned
 // scratch: im2col copied each input element KH x KW times to multiply one
-// row of weights.
+// row of weights. Planes whose rows are narrower than a vector (MobileNet's
+// 14x14 and 7x7 maps) are one flat run of vectors instead, each tap one
+// offset away, with the taps that wrap around a row's end masked off.
 //
 // depthwise2d(par, ...) gives each thread whole channels.
 //
@@ -432,6 +434,141 @@ inline void depthwise_banded(const float *ONNXCC_RESTRICT x,
   for_each_channel<S>(x, w, bias, y, u_lo, u_hi, channel);
 }
 
+#if ONNXCC_HAS_SIMD
+/// The plane layout of depthwise_flat(), all compile-time. At stride 1
+/// with output planes the size of the input's, output o = oh * W + ow
+/// reads tap (kh, kw) at flat offset o + kh * W + kw of the input plane
+/// with PT zero rows above it, KH - 1 - PT below and PL floats before:
+/// whole planes are one run of vectors, however narrow the rows. A tap
+/// that wraps from one row's end to the next's start (ow + kw - PL
+/// outside the row) is masked off, per column kw, as a bit mask
+/// (so that an Inf or NaN next to the padding cannot leak in).
+template <typename S> struct depthwise_plane {
+  static constexpr int64_t kFloats = (S::H + S::KH - 1) * S::W + S::KW - 1;
+  static constexpr int64_t kOffset = S::PL + S::PT * S::W; ///< of x's row 0
+  static constexpr int64_t NV = (S::P + kVecWidth - 1) / kVecWidth;
+  /// Vector v's first output: whole vectors, then one ending at the last.
+  static constexpr int64_t first(int64_t v) {
+    return v * kVecWidth < S::P - kVecWidth ? v * kVecWidth
+                                            : S::P - kVecWidth;
+  }
+  /// Lane bits of column kw for each vector: all ones where the tap lies
+  /// inside the output's row.
+  struct masks {
+    int32_t bits[NV * S::KW * kVecWidth];
+  };
+  static constexpr masks make_masks() {
+    masks m{};
+    for (int64_t v = 0; v < NV; ++v)
+      for (int64_t kw = 0; kw < S::KW; ++kw)
+        for (int64_t i = 0; i < kVecWidth; ++i) {
+          const int64_t col = (first(v) + i) % S::W + kw - S::PL;
+          m.bits[(v * S::KW + kw) * kVecWidth + i] =
+              col >= 0 && col < S::W ? -1 : 0;
+        }
+    return m;
+  }
+  static constexpr masks kMasks = make_masks();
+};
+
+/// Whether depthwise_flat() takes the layer: stride 1, no dilation,
+/// output planes of the input planes' size, no negative padding, at least
+/// a vector a plane and the plane within the band budget; rows narrower
+/// than a vector, or than two with windows 5 or more wide. Wider rows
+/// vectorise along themselves (depthwise_banded()), which is faster for
+/// 3x3 windows from a vector up (28x28 on AVX-512: 39 us flat 58) and
+/// slower for 5x5 under two vectors (14x14 on AVX2: 78 us, flat 48).
+/// mobilenet_v2's 14x14 and 7x7 layers had taken bands of 16-float rows,
+/// copied in and out element by element: 36 and 25 GFLOP/s, flat 50.
+template <typename S> constexpr bool takes_flat_planes() {
+  return S::SH == 1 && S::SW == 1 && S::DH == 1 && S::DW == 1 &&
+         S::OH == S::H && S::OW == S::W && S::PT >= 0 && S::PL >= 0 &&
+         S::P >= kVecWidth &&
+         (S::W < kVecWidth || (S::W < 2 * kVecWidth && S::KW >= 5)) &&
+         depthwise_plane<S>::kFloats <= depthwise_band<S>::kBudget;
+}
+
+/// U vectors of outputs of a padded plane, the k-th (k = g + u) starting
+/// at depthwise_plane<S>::first(k): column kw's taps summed apart and
+/// masked where they wrap, all U at once so that their sums are
+/// independent chains sharing each weight.
+template <typename S, int U, typename Epi>
+ONNXCC_INLINE void depthwise_plane_vectors(const float *ONNXCC_RESTRICT plane,
+                                           const float *wc, float b,
+                                           float *ONNXCC_RESTRICT yc,
+                                           int64_t g, Epi epi) {
+  using L = depthwise_plane<S>;
+  using vint = xsimd::batch<int32_t, vfloat::arch_type>;
+  constexpr int64_t VW = kVecWidth;
+  vfloat acc[U], sum[U];
+  for (int u = 0; u < U; ++u)
+    acc[u] = vfloat(b);
+  for (int64_t kw = 0; kw < S::KW; ++kw) {
+    for (int u = 0; u < U; ++u)
+      sum[u] = kw == S::PL ? acc[u] : vfloat(0.0f);
+    for (int64_t kh = 0; kh < S::KH; ++kh)
+      for (int u = 0; u < U; ++u)
+        sum[u] = vfma(vfloat(wc[kh * S::KW + kw]),
+                      vfloat::load_unaligned(plane + L::first(g + u) +
+                                             kh * S::W + kw),
+                      sum[u]);
+    for (int u = 0; u < U; ++u) {
+      if (kw == S::PL) { // never wraps
+        acc[u] = sum[u];
+        continue;
+      }
+      const vint bits = vint::load_unaligned(
+          L::kMasks.bits + ((g + u) * S::KW + kw) * VW);
+      acc[u] = acc[u] + (sum[u] & xsimd::bitwise_cast<vfloat>(bits));
+    }
+  }
+  for (int u = 0; u < U; ++u)
+    epi(acc[u]).store_unaligned(yc + L::first(g + u));
+}
+
+/// Channels [u_lo, u_hi) of all images (u = n * C + c), a whole plane at a
+/// time: each channel is copied once into a zero-padded plane, then its
+/// outputs are computed 4 vectors at a time. Two planes take
+/// turns, the next channel copied in while this one is computed: loads
+/// straddling the vectors just stored cannot be forwarded from the store
+/// buffer and waited for them (one plane: 576 channels at 14x14 took
+/// 79 us, two 44 us).
+template <typename S, typename Epi>
+inline void depthwise_flat(const float *ONNXCC_RESTRICT x,
+                           const float *ONNXCC_RESTRICT w, const float *bias,
+                           float *ONNXCC_RESTRICT y, int64_t u_lo,
+                           int64_t u_hi, Epi epi) {
+  using L = depthwise_plane<S>;
+  constexpr int64_t VW = kVecWidth, U = 4;
+  constexpr int64_t full = L::NV / U * U;
+  alignas(64) float planes[2][L::kFloats];
+  for (int64_t i = 0; i < 2 * L::kFloats; ++i)
+    planes[i / L::kFloats][i % L::kFloats] = 0.0f; // padding rows, guards
+  auto fill = [&](int64_t u, float *plane) ONNXCC_INLINE_LAMBDA {
+    const float *xc = x + u * S::H * S::W;
+    for (int64_t i = 0; i < S::P; i += VW) {
+      const int64_t at = i < S::P - VW ? i : S::P - VW;
+      vfloat::load_unaligned(xc + at).store_unaligned(plane + L::kOffset + at);
+    }
+  };
+  if (u_lo < u_hi)
+    fill(u_lo, planes[0]);
+  for (int64_t u = u_lo; u < u_hi; ++u) {
+    const float *plane = planes[(u - u_lo) % 2];
+    if (u + 1 < u_hi)
+      fill(u + 1, planes[(u + 1 - u_lo) % 2]);
+    const int64_t c = u % S::C;
+    const float *wc = w + c * S::KH * S::KW;
+    float *yc = y + u * S::P;
+    for (int64_t g = 0; g < full; g += U)
+      depthwise_plane_vectors<S, U>(plane, wc, bias[c], yc, g, epi);
+    if constexpr (L::NV % U != 0)
+      depthwise_plane_vectors<S, L::NV % U>(plane, wc, bias[c], yc, full,
+                                            epi);
+  }
+}
+#endif
+
 /// Channels [u_lo, u_hi): banded when the band buffer fits 16 KiB of
 /// stack and the padding is not negative, else straight from x, and
 /// straight from x as well at stride 2 along rows of at least a vector.
@@ -439,6 +576,12 @@ template <typename S, typename Epi>
 ONNXCC_INLINE void depthwise_channels(const float *x, const float *w,
                                       const float *bias, float *y,
                                       int64_t u_lo, int64_t u_hi, Epi epi) {
+#if ONNXCC_HAS_SIMD
+  if constexpr (takes_flat_planes<S>()) {
+    depthwise_flat<S>(x, w, bias, y, u_lo, u_hi, epi);
+    return;
+  }
+#endif
   if constexpr (depthwise_band<S>::fits && !takes_stride2_rows<S>())
     depthwise_banded<S>(x, w, bias, y, u_lo, u_hi, epi);
   else

@@ -3,11 +3,13 @@
 // Each kernel against a naive reference for sizes below, equal to, above and
 // at multiples of the SIMD width (XNNPACK's batch_lt/eq/gt/div testers),
 // including an in-place elementwise call, and im2col with its windows cut by
-// every kind of image edge (pooling: ConvPoolKernelTest.cpp).
+// every kind of image edge (pooling: ConvPoolKernelTest.cpp; depthwise
+// convolution: DepthwiseKernelTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
 
+#include "ConvTap.h"
 #include "RandomData.h"
 
 #include <gtest/gtest.h>
@@ -19,6 +21,7 @@
 
 using namespace onnxcc::rt;
 using onnxcc::test::randomVector;
+using onnxcc::test::Tap;
 
 namespace {
 
@@ -400,15 +403,6 @@ TEST(Elementwise, StridedBroadcastVectorRows) {
     }
 }
 
-/// Output pixel (oh, ow) of kernel tap (kh, kw) reads input (ih, iw), or the
-/// zero padding when that lies outside the image.
-template <typename S> struct Tap {
-  int64_t ih, iw;
-  Tap(int64_t oh, int64_t ow, int64_t kh, int64_t kw)
-      : ih(oh * S::SH - S::PT + kh * S::DH), iw(ow * S::SW - S::PL + kw * S::DW) {}
-  bool inside() const { return ih >= 0 && ih < S::H && iw >= 0 && iw < S::W; }
-};
-
 template <typename S> void checkIm2col() {
   auto x = randomVector(S::Cg * S::H * S::W, 11);
   // Packed in panels (gemm_packed.h), as much as the planner reserves and
@@ -640,99 +634,6 @@ TEST(Conv, PackedPointwiseMatchesDirect) {
                        0, 1, 1, 2>>();
   checkConv<conv_shape<1, 2, 1, P - 1, 3, 1, 1, 1, P - 1, 1, 1, 0, 0, 1, 1,
                        1>>();
-}
-
-/// depthwise2d() against conv2d()'s naive reference (checkConv's loops).
-template <typename S> void checkDepthwise() {
-  auto x = randomVector(S::N * S::C * S::H * S::W, 8);
-  auto w = randomVector(S::C * S::KH * S::KW, 9);
-  auto bias = randomVector(S::C, 10);
-  std::vector<float> y(S::N * S::C * S::P, NAN), ref(y.size());
-  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
-  depthwise2d<S>(x.data(), w.data(), bias.data(), y.data(), relu);
-  for (int64_t n = 0; n < S::N; ++n)
-    for (int64_t c = 0; c < S::C; ++c)
-      for (int64_t oh = 0; oh < S::OH; ++oh)
-        for (int64_t ow = 0; ow < S::OW; ++ow) {
-          double s = bias[c];
-          for (int64_t kh = 0; kh < S::KH; ++kh)
-            for (int64_t kw = 0; kw < S::KW; ++kw) {
-              Tap<S> t(oh, ow, kh, kw);
-              if (t.inside())
-                s += double(x[((n * S::C + c) * S::H + t.ih) * S::W + t.iw]) *
-                     w[(c * S::KH + kh) * S::KW + kw];
-            }
-          ref[((n * S::C + c) * S::OH + oh) * S::OW + ow] = s > 0 ? float(s) : 0.0f;
-        }
-  expectClose(y, ref, "depthwise2d");
-}
-
-/// A depthwise 3x3 over rows W wide (pad P, stride SW) of two images.
-template <int64_t W, int64_t OW, int64_t SW, int64_t P = 1>
-using DepthwiseShape =
-    conv_shape<2, 3, 4, W, 3, 3, 3, 4, OW, 1, SW, 1, P, 1, 1, 3>;
-
-// Rows narrower than, as wide as and wider than a vector, at stride 1 (the
-// vector path) and 2; windows cut by both edges; dilation; a 1x1.
-TEST(Depthwise, VectorWidthAndEdges) {
-  checkDepthwise<DepthwiseShape<kBelowVec, kBelowVec, 1>>();
-  checkDepthwise<DepthwiseShape<kVecWidth, kVecWidth, 1>>();
-  checkDepthwise<DepthwiseShape<kVecWidth + 2, kVecWidth + 2, 1>>();
-  checkDepthwise<DepthwiseShape<3 * kVecWidth + 1, 3 * kVecWidth + 1, 1>>();
-  checkDepthwise<DepthwiseShape<2 * kVecWidth + 3, kVecWidth + 2, 2>>();
-  checkDepthwise<DepthwiseShape<2, 4, 1, 2>>(); // every output at an edge
-  checkDepthwise<conv_shape<1, 2, 9, 11, 2, 3, 3, 5, 7, 1, 1, 0, 0, 2, 2, 2>>();
-  checkDepthwise<conv_shape<1, 4, 3, 5, 4, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 4>>();
-  // MobileNet's narrow maps: 5x5 at 7x7, 14x14 to 7x7 at stride 2.
-  checkDepthwise<conv_shape<1, 3, 7, 7, 3, 5, 5, 7, 7, 1, 1, 2, 2, 1, 1, 3>>();
-  checkDepthwise<conv_shape<1, 3, 14, 14, 3, 5, 5, 7, 7, 2, 2, 2, 2, 1, 1, 3>>();
-  // Several bands, the last one short; stride 3 by 2; odd phase widths.
-  using Banded = conv_shape<1, 2, 61, 67, 2, 3, 3, 30, 33, 2, 2, 0, 0, 1, 1, 2>;
-  static_assert(depthwise_band<Banded>::OB < 30 && 30 % depthwise_band<Banded>::OB,
-                "several bands, the last one short");
-  checkDepthwise<Banded>();
-  checkDepthwise<conv_shape<1, 2, 80, 90, 2, 3, 5, 27, 45, 3, 2, 1, 2, 1, 1, 2>>();
-  checkDepthwise<conv_shape<1, 2, 20, 21, 2, 3, 3, 10, 10, 2, 2, 1, 0, 2, 2, 2>>();
-  // Stride-2 rows narrower than a vector keep the bands (the register path
-  // needs a whole vector of interior outputs): several, the last short.
-  using Narrow = conv_shape<1, 2, 509, 2 * kBelowVec + 1, 2, 3, 3, 254,
-                            kBelowVec, 2, 2, 0, 0, 1, 1, 2>;
-#if ONNXCC_HAS_SIMD
-  static_assert(depthwise_band<Narrow>::OB < 254 &&
-                    254 % depthwise_band<Narrow>::OB,
-                "several bands, the last one short");
-  static_assert(!takes_stride2_rows<Narrow>() && takes_stride2_rows<Banded>(),
-                "narrow rows band, wide ones split in registers");
-#endif
-  checkDepthwise<Narrow>();
-  // Stride 2 whose rows split into phases with and without a tail, and a
-  // last band two rows short of a whole one (MobileNet's 56 -> 28).
-  checkDepthwise<conv_shape<1, 2, 8, 32, 2, 3, 3, 4, 16, 2, 2, 1, 1, 1, 1, 2>>();
-  using Mobile = conv_shape<1, 2, 56, 56, 2, 3, 3, 28, 28, 2, 2, 1, 1, 1, 1, 2>;
-  static_assert(28 % depthwise_band<Mobile>::OB != 0, "a short last band");
-  checkDepthwise<Mobile>();
-  // Rows too wide for the 16 KiB stack buffer: taps read from x directly.
-  using Wide = conv_shape<1, 2, 3, 1400, 2, 3, 3, 3, 1400, 1, 1, 1, 1, 1, 1, 2>;
-  static_assert(!depthwise_band<Wide>::fits, "takes the direct path");
-  checkDepthwise<Wide>();
-  checkDepthwise<conv_shape<1, 2, 4, 1500, 2, 3, 3, 2, 750, 2, 2, 0, 1, 1, 1, 2>>();
-  // Stride 2 split in registers, where AVX-512 takes taps 2 on from the
-  // taps two before (the last lane the window's last float): MobileNet's
-  // 112 -> 56, and 5-wide windows whose rows end on an overlapping vector.
-  checkDepthwise<conv_shape<1, 2, 5, 112, 2, 3, 3, 3, 56, 2, 2, 1, 1, 1, 1, 2>>();
-  checkDepthwise<conv_shape<1, 2, 9, 75, 2, 5, 5, 5, 38, 2, 2, 2, 2, 1, 1, 2>>();
-  // Stride 1 over rows of at least a vector, computed row by row into y
-  // (the last vector overlapping): several bands, 5-wide windows, and a
-  // dilated 3x3 whose padding is wider than one column.
-  using Rows = conv_shape<1, 2, 120, 2 * kVecWidth + 5, 2, 5, 5, 120,
-                          2 * kVecWidth + 5, 1, 1, 2, 2, 1, 1, 2>;
-#if ONNXCC_HAS_SIMD
-  static_assert(depthwise_band<Rows>::OB < 120 && banded_rows_direct<Rows>(),
-                "several bands, computed into y");
-#endif
-  checkDepthwise<Rows>();
-  checkDepthwise<conv_shape<1, 2, 30, kVecWidth + 9, 2, 3, 3, 30, kVecWidth + 9,
-                            1, 1, 2, 2, 2, 2, 2>>();
 }
 
 // Every im2col row is zeros, a copy and zeros, split where the taps leave the
