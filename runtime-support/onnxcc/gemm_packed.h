@@ -153,6 +153,68 @@ ONNXCC_INLINE void packed_tile(const float *A, const float *bp,
 #endif
 }
 
+#if ONNXCC_HAS_SIMD
+/// Register panels a tile of R rows computes side by side. A tile of R
+/// rows and one panel keeps 2R accumulators, each a chain of multiply-adds
+/// that waits out the FMA latency at every k: a one-row product (a
+/// matrix-vector one, classifier's 784 -> 256 at batch 1) so kept 2 of
+/// the 8 in flight that two FMA pipes need. G panels side by side share
+/// A's broadcasts and keep 2RG chains, within the register file (R = 3
+/// takes two panels only where there are 32 vector registers).
+template <int R>
+constexpr int kPanelGroup = R == 1                             ? 4
+                            : R == 2 || (R == 3 && kTileRows >= 12) ? 2
+                                                                   : 1;
+
+/// R rows of C at (i, j) over G whole register panels from j, B packed
+/// in panels of Width columns, over one depth block: packed_tile()'s
+/// arithmetic, each output summed over k in the same order, so the same
+/// bits.
+template <int R, int G, int64_t M, int64_t N, int64_t K, int64_t Width,
+          int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
+ONNXCC_INLINE void packed_tile_group(const float *A, const float *Bp,
+                                     const float *bias, float alpha,
+                                     float beta, float *C, int64_t i,
+                                     int64_t j, depth d, Epi epi) {
+  constexpr int NV = 2;
+  const int64_t k1 = d.k1 < K ? d.k1 : K;
+  const float *bp[G];
+  for (int g = 0; g < G; ++g)
+    bp[g] = Bp + packed_at<K, Width>(0, j + g * kPanel);
+  vfloat acc[R][G][NV];
+  for (int r = 0; r < R; ++r)
+    for (int g = 0; g < G; ++g)
+      for (int v = 0; v < NV; ++v)
+        acc[r][g][v] =
+            d.first ? vfloat(0.0f)
+                    : vfloat::load_unaligned(C + (i + r) * N + j + g * kPanel +
+                                             v * kVecWidth);
+  for (int64_t k = d.k0; k < k1; ++k) {
+    vfloat a[R];
+    for (int r = 0; r < R; ++r)
+      a[r] = vfloat(A[(i + r) * K + k]);
+    for (int g = 0; g < G; ++g)
+      for (int v = 0; v < NV; ++v) {
+        const vfloat b =
+            vfloat::load_unaligned(bp[g] + k * Width + v * kVecWidth);
+        for (int r = 0; r < R; ++r)
+          acc[r][g][v] = vfma(a[r], b, acc[r][g][v]);
+      }
+  }
+  for (int r = 0; r < R; ++r)
+    for (int g = 0; g < G; ++g)
+      for (int v = 0; v < NV; ++v) {
+        const int64_t col = j + g * kPanel + v * kVecWidth;
+        const vfloat out =
+            d.last ? finish_vec<HasBias>(acc[r][g][v], bias,
+                                         (i + r) * BRS + col * BCS, BCS != 0,
+                                         alpha, beta, epi)
+                   : acc[r][g][v];
+        out.store_unaligned(C + (i + r) * N + col);
+      }
+}
+#endif
+
 /// Rows [ib, ie) x register panels [pb, pe) (kPanel columns each) of C =
 /// A * B, B packed in panels of Width columns.
 template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
@@ -173,10 +235,19 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
     for (int64_t p0 = pb; p0 < pe; p0 += nc) {
       const int64_t pend = p0 + nc < pe ? p0 + nc : pe;
       auto panels = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
-        for (int64_t p = p0; p < pend; ++p) {
+        constexpr int R = decltype(rows)::value;
+        int64_t p = p0;
+#if ONNXCC_HAS_SIMD
+        // Whole panels in groups while a group fits before pend and N.
+        constexpr int G = kPanelGroup<R>;
+        if constexpr (G > 1)
+          for (; p + G <= pend && (p + G) * kPanel <= N; p += G)
+            packed_tile_group<R, G, M, N, K, Width, BRS, BCS, HasBias>(
+                A, Bp, bias, alpha, beta, C, i, p * kPanel, d, epi);
+#endif
+        for (; p < pend; ++p) {
           const int64_t j = p * kPanel, cols = N - j < kPanel ? N - j : kPanel;
           const float *bp = Bp + packed_at<K, Width>(0, j);
-          constexpr int R = decltype(rows)::value;
           if constexpr (kHalfPanel) { // only then the one-vector tile
             if (cols <= kVecWidth) {
               packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(

@@ -278,6 +278,20 @@ TEST(GemmPacked, CompilerPanels) {
   checkGemmPanels<32, 384, 128, 0, 1>(); // a transformer's QKV product
 }
 
+// Tiles of 1 to 3 rows run several whole panels side by side
+// (kPanelGroup): a group then a lone whole panel and a partial one over two
+// depth blocks, groups that end exactly at N, a bias of shape [M, N], and
+// rows 1 to 3 left after whole tiles.
+TEST(GemmPacked, ShortRowsGroupPanels) {
+  checkGemmPanels<1, 5 * kPanel + 3, kDepthBlock + 7, 0, 1>();
+  checkGemmPanels<1, 8 * kPanel, 21, 0, 1>();
+  checkGemmPanels<2, 4 * kPanel + 1, 20, 4 * kPanel + 1, 1>();
+  checkGemmPanels<3, 6 * kPanel - 1, kDepthBlock + 1, 0, 1>();
+  checkGemmPanels<kTileRows + 1, 9 * kPanel, 30, 0, 1>();
+  checkGemmPanels<kTileRows + 3, 4 * kPanel + kVecWidth, 12, 0, 1>();
+  checkGemmPacked<2, 7 * kPanel + 2, 15>();
+}
+
 // A last panel of at most one vector's columns runs a one-vector tile:
 // exactly one vector (alone, and after whole panels, across depth blocks),
 // a partial vector, one column more (two vectors again), and under the

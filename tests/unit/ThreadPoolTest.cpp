@@ -157,6 +157,8 @@ TEST(ThreadedGemm, CompilerPanelsCut) {
   checkGemmPanels<32, 384, 128>();
   checkGemmPanels<kTileRows * 6 + 1, kPanelPad + 3, 40>();
   checkGemmPanels<2, 2 * kPanelPad - 1, kDepthBlock + 9>();
+  // One row over 7 panels: cuts fall inside a serial run's group of 4.
+  checkGemmPanels<1, 7 * kPanel, 50>();
 }
 
 TEST(ThreadedGemm, TransposedBCutsOutputs) {
