@@ -473,7 +473,7 @@ template <typename S> struct depthwise_plane {
 
 /// Whether depthwise_flat() takes the layer: stride 1, no dilation,
 /// output planes of the input planes' size, no negative padding, at least
-/// a vector a plane and the plane within the band budget; rows narrower
+/// a vector a plane and both planes within the band budget; rows narrower
 /// than a vector, or than two with windows 5 or more wide. Wider rows
 /// vectorise along themselves (depthwise_banded()), which is faster for
 /// 3x3 windows from a vector up (28x28 on AVX-512: 39 us flat 58) and
@@ -485,7 +485,7 @@ template <typename S> constexpr bool takes_flat_planes() {
          S::OH == S::H && S::OW == S::W && S::PT >= 0 && S::PL >= 0 &&
          S::P >= kVecWidth &&
          (S::W < kVecWidth || (S::W < 2 * kVecWidth && S::KW >= 5)) &&
-         depthwise_plane<S>::kFloats <= depthwise_band<S>::kBudget;
+         2 * depthwise_plane<S>::kFloats <= depthwise_band<S>::kBudget;
 }
 
 /// U vectors of outputs of a padded plane, the k-th (k = g + u) starting
