@@ -131,6 +131,12 @@ inline void winograd_map_input(const float *ONNXCC_RESTRICT x,
   }
 }
 
+/// How far ahead (floats) each row of U is prefetched.
+#ifndef ONNXCC_MAP_PREFETCH
+#define ONNXCC_MAP_PREFETCH 256
+#endif
+constexpr int64_t kMapPrefetch = ONNXCC_MAP_PREFETCH;
+
 /// m[xi][r] = sum over c of U_xi[o + r][c] * V_xi[c], for R channels.
 template <typename S, int R>
 ONNXCC_INLINE void winograd_map_products(const float *ONNXCC_RESTRICT u,
@@ -146,14 +152,21 @@ ONNXCC_INLINE void winograd_map_products(const float *ONNXCC_RESTRICT u,
     for (int r = 0; r < R; ++r)
       for (int64_t n = 0; n < NV; ++n)
         acc[r][n] = vec(0.0f);
-    for (int64_t c = 0; c < S::C; ++c) {
-      vec b[NV];
-      for (int64_t n = 0; n < NV; ++n)
-        b[n] = load(vx + c * L + n * kStep);
-      for (int r = 0; r < R; ++r) {
-        const vec a(ux[r * S::C + c]);
+    for (int64_t c0 = 0; c0 < S::C; c0 += kLineFloats) {
+      // U's R rows are R streams read once a call, which the hardware
+      // prefetcher did not keep ahead of (see kMapPrefetch).
+      for (int r = 0; r < R; ++r)
+        prefetch_read(ux + r * S::C + c0 + kMapPrefetch);
+      const int64_t ce = c0 + kLineFloats < S::C ? c0 + kLineFloats : S::C;
+      for (int64_t c = c0; c < ce; ++c) {
+        vec b[NV];
         for (int64_t n = 0; n < NV; ++n)
-          acc[r][n] = fma(a, b[n], acc[r][n]);
+          b[n] = load(vx + c * L + n * kStep);
+        for (int r = 0; r < R; ++r) {
+          const vec a(ux[r * S::C + c]);
+          for (int64_t n = 0; n < NV; ++n)
+            acc[r][n] = fma(a, b[n], acc[r][n]);
+        }
       }
     }
     for (int r = 0; r < R; ++r)

@@ -509,8 +509,13 @@ void checkConv(Epi epi = {}) {
 
 // Winograd F(2,3): odd and even outputs (a last tile row and column of one
 // output), padded and not, tile rows shorter than, as long as and longer
-// than a vector, several panels of tiles, a batch, a fused ReLU.
+// than a vector, several panels of tiles, a batch, a fused ReLU; inputs
+// staged (winograd_input()) and, with one output channel, whose M region
+// cannot hold a channel's staging, put directly.
 TEST(Conv, WinogradMatchesDirect) {
+  using OneOutput = conv_shape<1, 5, 6, 6, 1, 3, 3, 4, 4, 1, 1, 0, 0, 1, 1, 1>;
+  static_assert(winograd_shape<OneOutput>::kStages == 0, "not staged");
+  checkConv<OneOutput, conv_algo::winograd>();
   auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
   checkConv<conv_shape<1, 3, 5, 5, 4, 3, 3, 5, 5, 1, 1, 1, 1, 1, 1, 1>, conv_algo::winograd>();
   checkConv<conv_shape<1, 5, 6, 6, 3, 3, 3, 4, 4, 1, 1, 0, 0, 1, 1, 1>, conv_algo::winograd>();

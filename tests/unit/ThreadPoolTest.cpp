@@ -233,8 +233,14 @@ TEST(ThreadedConv, ImplicitGemmSplitsChannelsThenSpots) {
 // Winograd: the input transform split by channel, the GEMMs by transform
 // element, the output transform by channel; over a map of at most 16
 // tiles, output channels in whole register tiles (13: a part ends with a
-// partial tile).
+// partial tile). Two output channels: M's region stages the first
+// thread's input channels, and the others put their vectors one at a time.
 TEST(ThreadedConv, WinogradSplitsChannelsThenProducts) {
+  static_assert(winograd_shape<conv_shape<1, 3, 12, 12, 2, 3, 3, 12, 12, 1, 1, 1,
+                                          1, 1, 1, 1>>::kStages == 1,
+                "one thread stages");
+  checkConv<conv_shape<1, 3, 12, 12, 2, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
   checkConv<conv_shape<2, 5, 12, 12, 6, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>();
   checkConv<conv_shape<2, 5, 8, 7, 13, 3, 3, 8, 7, 1, 1, 1, 1, 1, 1, 1>,
