@@ -154,9 +154,16 @@ ONNXCC_INLINE void winograd_map_products(const float *ONNXCC_RESTRICT u,
         acc[r][n] = vec(0.0f);
     for (int64_t c0 = 0; c0 < S::C; c0 += kLineFloats) {
       // U's R rows are R streams read once a call, which the hardware
-      // prefetcher did not keep ahead of (see kMapPrefetch).
+      // prefetcher did not keep ahead of (see kMapPrefetch). The line
+      // kMapPrefetch floats on along this tile's (xi, c) order may be in
+      // a later xi's rows, or the next tile's first.
+      const int64_t ahead = xi * S::C + c0 + kMapPrefetch;
+      const float *pa =
+          ahead < 16 * S::C
+              ? u + ((ahead / S::C) * S::O + o) * S::C + ahead % S::C
+              : u + (o + R) * S::C + (ahead - 16 * S::C);
       for (int r = 0; r < R; ++r)
-        prefetch_read(ux + r * S::C + c0 + kMapPrefetch);
+        prefetch_read(pa + r * S::C);
       const int64_t ce = c0 + kLineFloats < S::C ? c0 + kLineFloats : S::C;
       for (int64_t c = c0; c < ce; ++c) {
         vec b[NV];
