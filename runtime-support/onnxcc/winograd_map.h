@@ -158,12 +158,12 @@ ONNXCC_INLINE void winograd_map_products(const float *ONNXCC_RESTRICT u,
       // kMapPrefetch floats on along this tile's (xi, c) order may be in
       // a later xi's rows, or the next tile's first.
       const int64_t ahead = xi * S::C + c0 + kMapPrefetch;
-      const float *pa =
-          ahead < 16 * S::C
-              ? u + ((ahead / S::C) * S::O + o) * S::C + ahead % S::C
-              : u + (o + R) * S::C + (ahead - 16 * S::C);
+      const int64_t at = ahead < 16 * S::C
+                             ? ((ahead / S::C) * S::O + o) * S::C + ahead % S::C
+                             : (o + R) * S::C + (ahead - 16 * S::C);
       for (int r = 0; r < R; ++r)
-        prefetch_read(pa + r * S::C);
+        if (at + r * S::C < 16 * S::O * S::C) // no pointer past U's end
+          prefetch_read(u + at + r * S::C);
       const int64_t ce = c0 + kLineFloats < S::C ? c0 + kLineFloats : S::C;
       for (int64_t c = c0; c < ce; ++c) {
         vec b[NV];
