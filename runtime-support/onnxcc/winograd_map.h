@@ -131,11 +131,11 @@ inline void winograd_map_input(const float *ONNXCC_RESTRICT x,
   }
 }
 
-/// How far ahead (floats) each row of U is prefetched.
-#ifndef ONNXCC_MAP_PREFETCH
-#define ONNXCC_MAP_PREFETCH 256
-#endif
-constexpr int64_t kMapPrefetch = ONNXCC_MAP_PREFETCH;
+/// How far ahead (floats) along a register tile's read order each row of
+/// U is prefetched: 16 lines, about 400 ns of products at 512 channels.
+/// A 512-channel 7x7 layer with cold weights (Emerald Rapids): 3.6 ms
+/// without, 1.47 with 256; 512 and 2048 were no better.
+constexpr int64_t kMapPrefetch = 256;
 
 /// m[xi][r] = sum over c of U_xi[o + r][c] * V_xi[c], for R channels.
 template <typename S, int R>
