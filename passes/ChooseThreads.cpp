@@ -62,6 +62,18 @@ int64_t poolTaps(kernel::PoolOp op) {
   return elements(op.getOutput()) * window;
 }
 
+/// Whether a threaded convolution splits its input channels: a pointwise
+/// one of one group reading at least kSplitDepthRatio times as many
+/// channels as it writes (see Passes.td).
+constexpr int64_t kSplitDepthRatio = 3;
+bool splitsDepth(kernel::Conv2dOp op) {
+  if (op.getAlgorithm() != "pointwise" || op.getGroup() != 1)
+    return false;
+  auto x = cast<ShapedType>(op.getInput().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  return x[1] >= kSplitDepthRatio * y[1];
+}
+
 struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
   using ChooseThreadsBase::ChooseThreadsBase;
 
@@ -85,8 +97,11 @@ struct ChooseThreads : onnxcc::impl::ChooseThreadsBase<ChooseThreads> {
       } else if (auto conv = dyn_cast<kernel::Conv2dOp>(op)) {
         const bool depthwise = conv.getAlgorithm() == "depthwise";
         if (worth(op, convMacs(conv),
-                  depthwise ? minDepthwiseMacs : minConvMacs))
+                  depthwise ? minDepthwiseMacs : minConvMacs)) {
           conv.setThreads(threads);
+          if (splitsDepth(conv))
+            conv.setSplitDepth(true);
+        }
       } else if (auto pool = dyn_cast<kernel::PoolOp>(op)) {
         if (!pool.getIndices() && worth(op, poolTaps(pool), minPoolTaps))
           pool.setThreads(threads);

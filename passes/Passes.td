@@ -196,8 +196,20 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     at two threads. Attention's per-head products and softmaxes split by
     head and by row: each head's 32x32x32 product (2.6 us) and a 4096-row
     softmax (2.1 us, an exponential an element) are worth a round trip
-    where an Add of as many elements is not. Runs after
-    onnxcc-choose-conv-algorithm
+    where an Add of as many elements is not.
+
+    A threaded `pointwise` convolution of one group that reads at least 3x
+    as many channels as it writes also gets `split_depth`: its threads
+    split the input channels, each summing a partial output, rather than
+    the output channels, each reading all of the input. The layer before
+    (a depthwise one, split by channel) wrote half of that input on the
+    other core, and mobilenet_v2's projections (576 -> 96 over 14x14: 145
+    us on one thread, 120-135 us split by output) and squeezenet1_1's
+    squeezes barely gained from a second core; split by depth they cross
+    only the partials, C/O times smaller than the input: 85-90 us, and
+    mobilenet_v2 at two threads 4.09 -> 3.70 ms. At 2x (32 -> 16 over
+    112x112, 800 KB of partial) the partials cost more than they saved
+    (87 -> 106 us). Runs after onnxcc-choose-conv-algorithm
     and before planning: a grouped im2col convolution's scratch grows to
     one copy per thread.
   }];

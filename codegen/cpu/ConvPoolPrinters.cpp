@@ -62,7 +62,9 @@ static LogicalResult printConv2d(PrintContext &c, raw_indented_ostream &os,
      << ", " << p[0] << ", " << p[1] << ", " << d[0] << ", " << d[1] << ", "
      << op.getGroup() << ">";
   if (!depthwise)
-    os << ", onnxcc::rt::conv_algo::" << op.getAlgorithm();
+    os << ", onnxcc::rt::conv_algo::"
+       << (op.getSplitDepth() ? StringRef("pointwise_split_depth")
+                              : op.getAlgorithm());
   os << ">(\n";
   os.indent().indent();
   os << (op.getThreads() > 1 ? "pool, " : "") << c.ptr(op.getInput()) << ", "

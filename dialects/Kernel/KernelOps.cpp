@@ -173,6 +173,10 @@ LogicalResult Conv2dOp::verify() {
   if (!canUse(getAlgorithm()))
     return emitOpError() << "cannot use algorithm '" << getAlgorithm()
                          << "' for this convolution";
+  if (getSplitDepth() && (getAlgorithm() != "pointwise" || getGroup() != 1 ||
+                          getThreads() < 2))
+    return emitOpError() << "splits its depth only as a pointwise "
+                            "convolution of one group on several threads";
   return verifyScalarBody(*this, getEpilogue(), 1, elementOf(getOutput()),
                           /*allowEmpty=*/true);
 }
@@ -240,6 +244,8 @@ int64_t Conv2dOp::getScratchElements() {
     int64_t wp = (y[3] - 1) * s[1] + (w[3] - 1) * d[1] + 1;
     return x[1] * hp * s[1] * ((wp + s[1] - 1) / s[1]) + 32;
   }
+  if (getSplitDepth()) // split_depth_floats() (conv_split_depth.h)
+    return (getThreads() - 1) * cast<ShapedType>(getType()).getNumElements();
   if (getAlgorithm() != "im2col")
     return 0;
   // im2col of one group of one image: (C/group * KH * KW) x (OH * OW),

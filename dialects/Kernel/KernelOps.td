@@ -111,14 +111,19 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
 
     `threads` is how many threads split it, set by onnxcc-choose-threads.
     A grouped `im2col` convolution gives each thread its own scratch, so
-    its scratch is `threads` copies.
+    its scratch is `threads` copies. `split_depth` (a `pointwise` one of
+    one group on several threads, also set by onnxcc-choose-threads) has
+    the threads split its input channels instead of its outputs, each
+    summing its share into a partial output: its scratch holds the
+    `threads - 1` partials besides the output's own.
   }];
   let arguments = (ins StaticTensor:$input, StaticTensor:$weight,
                    StaticTensor:$bias,
                    DenseI64ArrayAttr:$pads, DenseI64ArrayAttr:$strides,
                    DenseI64ArrayAttr:$dilations, I64Attr:$group,
                    DefaultValuedStrAttr<StrAttr, "im2col">:$algorithm,
-                   DefaultValuedAttr<I64Attr, "1">:$threads);
+                   DefaultValuedAttr<I64Attr, "1">:$threads,
+                   DefaultValuedAttr<BoolAttr, "false">:$split_depth);
   let results = (outs StaticTensor:$output);
   let regions = (region AnyRegion:$epilogue);
   let assemblyFormat = [{
@@ -128,7 +133,8 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
   let hasVerifier = 1;
   let extraClassDeclaration = [{
     /// Floats of scratch the algorithm needs (im2col columns, Winograd
-    /// operands, implicit GEMM planes; 0 for the others).
+    /// operands, implicit GEMM planes, split_depth's partial outputs; 0
+    /// for the others).
     int64_t getScratchElements();
     /// Whether `algorithm` may be used for this convolution's shape.
     bool canUse(llvm::StringRef algorithm);

@@ -7,7 +7,9 @@
 // `pointwise`, a 1x1, stride-1, unpadded convolution multiplying the input
 // directly; `winograd`, a 3x3 stride-1 one as Winograd F(2,3) (winograd.h)
 // on weights the compiler transformed; `implicit_gemm`, an ungrouped one
-// whose GEMM reads its columns from padded input planes (conv_implicit.h).
+// whose GEMM reads its columns from padded input planes (conv_implicit.h);
+// `pointwise_split_depth`, a pointwise one whose threads split its input
+// channels (conv_split_depth.h: kernel.conv2d's `split_depth`).
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -27,6 +29,7 @@
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/conv_implicit.h"
+#include "onnxcc/conv_split_depth.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/gemm_packed.h"
 #include "onnxcc/linalg.h"
@@ -155,7 +158,13 @@ inline void im2col(const float *ONNXCC_RESTRICT x, float *ONNXCC_RESTRICT col,
 }
 
 /// Which kernel conv2d() runs; onnxcc-choose-conv-algorithm decides.
-enum class conv_algo { im2col, pointwise, winograd, implicit_gemm };
+enum class conv_algo {
+  im2col,
+  pointwise,
+  winograd,
+  implicit_gemm,
+  pointwise_split_depth
+};
 
 /// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
 /// a pointwise convolution, gemm on the input itself.
@@ -183,6 +192,9 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
     conv2d_winograd<S>(x, w, bias, y, scratch, epi);
   } else if constexpr (Algo == conv_algo::implicit_gemm) {
     conv2d_implicit<S>(x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::pointwise_split_depth) {
+    serial one;
+    conv2d_pointwise_split_depth<S>(one, x, w, bias, y, scratch, epi);
   } else {
     for (int64_t n = 0; n < S::N; ++n)
       for (int64_t g = 0; g < S::G; ++g)
@@ -198,6 +210,8 @@ inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
     conv2d_winograd<S>(par, x, w, bias, y, scratch, epi);
   } else if constexpr (Algo == conv_algo::implicit_gemm) {
     conv2d_implicit<S>(par, x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::pointwise_split_depth) {
+    conv2d_pointwise_split_depth<S>(par, x, w, bias, y, scratch, epi);
   } else if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;

@@ -75,7 +75,7 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
   for (int r = 0; r < R; ++r)
     a[r] = PackedA ? A + r
            : TA    ? A + d.k0 * g.M + i + r
-                   : A + (i + r) * g.K + d.k0;
+                   : A + (i + r) * g.lda + d.k0;
   const int64_t astep = PackedA ? R : TA ? g.M : 1;
   // Rows of the next panel that exist (the panel may be a shorter one).
   const int64_t ahead = PackedA || TA || !lead     ? 0
@@ -95,7 +95,7 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
     if (ahead > 0 && (k - d.k0) % kLineFloats == 0)
       for (int r = 0; r < R; ++r)
         if (r < ahead)
-          prefetch_read(a[r] + R * g.K);
+          prefetch_read(a[r] + R * g.lda);
     if (shallow)
       for (int v = 0; v < NV; ++v)
         prefetch_read(b + (kPrefetchTiles * NV + v) * kVecWidth);
@@ -140,7 +140,7 @@ ONNXCC_INLINE void tail_dots(const gemm_shape &g, const float *A,
                              float beta, float *C, int64_t i, int64_t j,
                              int64_t t, depth d, Epi epi) {
   const int64_t kc = d.k1 - d.k0, kv = kc / kVecWidth * kVecWidth;
-  const float *a = A + i * g.K + d.k0;
+  const float *a = A + i * g.lda + d.k0;
   for (int64_t c = 0; c < t; ++c) {
     const float *b = bt + c * kc;
     vfloat acc[R];
@@ -149,12 +149,12 @@ ONNXCC_INLINE void tail_dots(const gemm_shape &g, const float *A,
     for (int64_t k = 0; k < kv; k += kVecWidth) {
       const vfloat bv = vfloat::load_unaligned(b + k);
       for (int r = 0; r < R; ++r)
-        acc[r] = vfma(vfloat::load_unaligned(a + r * g.K + k), bv, acc[r]);
+        acc[r] = vfma(vfloat::load_unaligned(a + r * g.lda + k), bv, acc[r]);
     }
     for (int r = 0; r < R; ++r) {
       float s = xsimd::hadd(acc[r]);
       for (int64_t k = kv; k < kc; ++k)
-        s += a[r * g.K + k] * b[k];
+        s += a[r * g.lda + k] * b[k];
       float *o = C + (i + r) * g.N + j + c;
       if (!d.first)
         s += *o;
@@ -338,12 +338,30 @@ ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
                               int64_t ib, int64_t ie, int64_t jb, int64_t je,
                               Epi epi) {
   if constexpr (narrow_rows(M, K))
-    gemm_block_narrow_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B,
+    gemm_block_narrow_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS, K}, A, B,
                                       bias, alpha, beta, C, ib, ie, jb, je,
                                       epi);
   else
-    gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS}, A, B, bias,
+    gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS, K}, A, B, bias,
                                alpha, beta, C, ib, ie, jb, je, epi);
+}
+
+/// C (M x N) = A[:, k0:k1) * B[k0:k1, :) for a row-major A of K columns:
+/// the product over a share of the depth, a partial sum without bias or
+/// epilogue (conv2d_pointwise_split_depth() adds the shares). An empty
+/// share writes zeros.
+template <int64_t M, int64_t N, int64_t K>
+ONNXCC_INLINE void gemm_depth_part(const float *ONNXCC_RESTRICT A,
+                                   const float *ONNXCC_RESTRICT B,
+                                   float *ONNXCC_RESTRICT C, int64_t k0,
+                                   int64_t k1) {
+  const gemm_shape g{M, N, k1 - k0, 0, 0, K};
+  if constexpr (narrow_rows(M, K))
+    gemm_block_narrow_rt<false, false>(g, A + k0, B + k0 * N, nullptr, 1.0f,
+                                       1.0f, C, 0, M, 0, N, identity{});
+  else
+    gemm_block_rt<false, false>(g, A + k0, B + k0 * N, nullptr, 1.0f, 1.0f, C,
+                                0, M, 0, N, identity{});
 }
 
 } // namespace rt

@@ -174,13 +174,15 @@ struct depth {
 /// template arguments they made one ~14 KB instance per layer, and
 /// mobilenet_v2's 35 GEMMs were most of its compile time. The register
 /// tiles stay templates; only loop bounds and strides become values.
+/// `lda` is a row-major A's row stride: K, or more for a product over a
+/// share of a wider A's columns (gemm_depth_part()).
 struct gemm_shape {
-  int64_t M, N, K, brs, bcs;
+  int64_t M, N, K, brs, bcs, lda;
 };
 
 ONNXCC_INLINE float a_at(const gemm_shape &g, bool ta, const float *A,
                          int64_t i, int64_t k) {
-  return ta ? A[k * g.M + i] : A[i * g.K + k];
+  return ta ? A[k * g.M + i] : A[i * g.lda + k];
 }
 
 template <int64_t M, int64_t K, bool TA>

@@ -183,6 +183,8 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
       return implicit_shape<S>::kScratch;
     else if constexpr (Algo == conv_algo::winograd)
       return winograd_shape<S>::kScratch;
+    else if constexpr (Algo == conv_algo::pointwise_split_depth)
+      return split_depth_floats<S>(T);
     else
       return 0;
   }
@@ -268,6 +270,48 @@ TEST(ThreadedConv, PointwiseNeedsNoScratch) {
             conv_algo::pointwise>();
   checkConv<conv_shape<1, 6, 3, 5, 6, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 3>,
             conv_algo::pointwise>();
+}
+
+/// A context of T parts whose pool is busy: the caller runs them all as
+/// one part (thread_pool::run()'s fallback).
+template <int T> struct busy_pool {
+  static constexpr int kThreads = T;
+  template <typename F> void run(F &&fn) { fn(0, 1); }
+};
+
+/// A pointwise convolution split by depth into 3 shares gives the same
+/// bits however many threads take the shares (in turn, on a pool, or one
+/// caller taking them all), and the one-thread kernel's values but for
+/// the rounding of summing the shares apart.
+template <typename S> void checkSplitDepth() {
+  ConvCase<S, conv_algo::pointwise_split_depth, 3> c;
+  busy_pool<3> one;
+  std::vector<float> ref = c.run(one);
+  in_turn<3> t3;
+  expectSameBits(c.run(t3), ref, "split by depth, in turn");
+  expectSameBits(c.run(thread_pool<3>::instance()), ref,
+                 "split by depth, on a pool");
+  std::vector<float> whole = c.run_serial(); // serial: one share
+  std::vector<float> direct(whole.size());
+  conv2d<S, conv_algo::pointwise>(c.x.data(), c.w.data(), c.bias.data(),
+                                  direct.data(), nullptr, identity{});
+  expectSameBits(whole, direct, "one share");
+  for (size_t i = 0; i < ref.size(); ++i)
+    ASSERT_NEAR(ref[i], direct[i], 1e-5f * (1.0f + std::fabs(direct[i])))
+        << "index " << i;
+}
+
+// conv_shape<N, C, H, W, O, 1, 1, H, W, 1, 1, 0, 0, 1, 1, 1>: shares of 3,
+// 2 and 2 channels over two images and maps ending inside a vector; fewer
+// channels than shares (an empty share sums zeros); and narrow row tiles
+// (16 rows, 96 channels) over several vector pairs.
+TEST(ThreadedConv, PointwiseSplitsDepth) {
+  checkSplitDepth<conv_shape<2, 7, 5, 7, 3, 1, 1, 5, 7, 1, 1, 0, 0, 1, 1, 1>>();
+  checkSplitDepth<conv_shape<1, 2, 4, 9, 5, 1, 1, 4, 9, 1, 1, 0, 0, 1, 1, 1>>();
+  checkSplitDepth<conv_shape<1, 96, 7, 11, 16, 1, 1, 7, 11, 1, 1, 0, 0, 1, 1,
+                             1>>();
+  checkSplitDepth<conv_shape<1, 40, 3, 3, 2 * kTileRows + 5, 1, 1, 3, 3, 1, 1,
+                             0, 0, 1, 1, 1>>();
 }
 
 TEST(ThreadedConv, DepthwiseSplitsChannels) {

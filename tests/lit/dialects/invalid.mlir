@@ -91,6 +91,22 @@ func.func @conv_algorithm_mismatch(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf
 
 // -----
 
+func.func @conv_split_depth_one_thread(%x: tensor<1x6x4x4xf32>, %w: tensor<2x6x1x1xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{splits its depth only as a pointwise convolution of one group on several threads}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "pointwise", split_depth = true} : (tensor<1x6x4x4xf32>, tensor<2x6x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
+func.func @conv_split_depth_im2col(%x: tensor<1x6x4x4xf32>, %w: tensor<2x6x1x1xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
+  // expected-error @+1 {{splits its depth only as a pointwise convolution of one group on several threads}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, threads = 2 : i64, split_depth = true} : (tensor<1x6x4x4xf32>, tensor<2x6x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>
+  return %0 : tensor<1x2x4x4xf32>
+}
+
+// -----
+
 func.func @conv_threads_zero(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf32>, %b: tensor<4xf32>) -> tensor<1x4x2x2xf32> {
   // expected-error @+1 {{threads must be in [1, 256], got 0}}
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, threads = 0 : i64} : (tensor<1x2x4x4xf32>, tensor<4x2x3x3xf32>, tensor<4xf32>) -> tensor<1x4x2x2xf32>

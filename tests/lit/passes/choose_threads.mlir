@@ -64,6 +64,27 @@ func.func @main(%x: tensor<1x2x8x8xf32>, %w: tensor<16x2x3x3xf32>, %b: tensor<16
 
 // -----
 
+// 1x1 convolutions over 16x16 with threads: 96 -> 16 channels (at least 3x
+// as many in as out) splits its input channels, and its scratch is the
+// second thread's partial output (16 x 256 floats); 32 -> 16 (2x) splits
+// its outputs and needs none.
+// CHECK-LABEL: func @main
+// CHECK: kernel.conv2d %arg0, {{.*}}algorithm = "pointwise"{{.*}}split_depth = true, {{.*}}threads = 2 : i64
+// CHECK: kernel.conv2d %arg3,
+// CHECK-NOT: split_depth
+// CHECK: return
+// PLAN: kernel.workspace_bytes = 16384
+// PLAN-LABEL: func @main
+func.func @main(%x: tensor<1x96x16x16xf32>, %w: tensor<16x96x1x1xf32>, %b: tensor<16xf32>,
+                %x2: tensor<1x32x16x16xf32>, %w2: tensor<16x32x1x1xf32>)
+    -> (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>) {
+  %0 = kernel.conv2d %x, %w, %b {algorithm = "pointwise", pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x96x16x16xf32>, tensor<16x96x1x1xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
+  %1 = kernel.conv2d %x2, %w2, %b {algorithm = "pointwise", pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x16x16xf32>, tensor<16x32x1x1xf32>, tensor<16xf32>) -> tensor<1x16x16x16xf32>
+  return %0, %1 : tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>
+}
+
+// -----
+
 // Under the default thresholds a depthwise 3x3 over 32 channels of 28x28
 // (225792 multiply-adds) splits, while a dense convolution of about as many
 // (32 -> 4 channels, 3x3 over 14x14: 225792) stays on the calling thread.

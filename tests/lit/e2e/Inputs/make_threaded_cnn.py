@@ -1,5 +1,7 @@
 """Writes DIR/model.onnx and DIR/test_data_set_{0,1} for the threaded
-kernels: a depthwise 3x3 (split by channel), a 3x3 max pool (split by
+kernels: a depthwise 3x3 (split by channel), a 1x1 projection to a third
+of the channels with a Relu (split by input channel: partial sums, then
+bias and epilogue), a 1x1 expansion back, a 3x3 max pool (split by
 channel), a grouped 3x3 of 12 channels per group (im2col: one scratch
 copy per thread), a 1x1 (the product alone), a 3x3 stride-1 one of 32
 channels (Winograd: transforms by channel, whole GEMMs per thread), a
@@ -25,6 +27,8 @@ def weight(name, *shape):
 # for a convolution, 64K for a product or pool taps, 4096 elements for a
 # map), so every one is split. 48 and 32 channels split unevenly over 3 threads (--threads 3).
 inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
+         weight("jw", 16, 48, 1, 1), weight("jwb", 16),
+         weight("ew", 48, 16, 1, 1), weight("ewb", 48),
          weight("gw", 48, 12, 3, 3), weight("gwb", 48),
          weight("pw", 32, 48, 1, 1), weight("pwb", 32),
          weight("ww", 32, 32, 3, 3), weight("wwb", 32),
@@ -33,7 +37,10 @@ inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
 nodes = [
     helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=48, pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["a"], ["a1"]),
-    helper.make_node("MaxPool", ["a1"], ["m"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+    helper.make_node("Conv", ["a1", "jw", "jwb"], ["j"]),
+    helper.make_node("Relu", ["j"], ["j1"]),
+    helper.make_node("Conv", ["j1", "ew", "ewb"], ["e"]),
+    helper.make_node("MaxPool", ["e"], ["m"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["m", "gw", "gwb"], ["g"], group=4, strides=[2, 2],
                      pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["g", "pw", "pwb"], ["b"]),
