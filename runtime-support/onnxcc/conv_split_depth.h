@@ -3,8 +3,8 @@
 // conv2d_pointwise_split_depth(): a pointwise convolution (1x1, stride 1,
 // unpadded, one group) whose threads split its input channels, the depth
 // of its product Y = W * X, instead of its outputs. The compiler picks it
-// for a threaded layer with at least twice as many input as output
-// channels (kernel.conv2d's `split_depth`): a mobilenet_v2 projection
+// for a threaded layer with at least 3x as many input as output channels
+// (kernel.conv2d's `split_depth`): a mobilenet_v2 projection
 // (576 -> 96) or a squeezenet squeeze (128 -> 16). Split by outputs, each
 // thread reads all of X, half of which the layer before (a depthwise one,
 // split by channel) wrote on the other core, and pulling those lines
