@@ -330,6 +330,24 @@ ONNXCC_NOINLINE void gemm_block_narrow_rt(
   });
 }
 
+/// Rows [ib, ie) x columns [jb, je) of the product of shape g in the
+/// tiles narrow_rows() picks for an M x K operand: one dispatch for
+/// gemm_block() and gemm_depth_part().
+template <int64_t M, int64_t K, bool TA, bool HasBias, typename Epi>
+ONNXCC_INLINE void gemm_block_of(const gemm_shape &g,
+                                 const float *ONNXCC_RESTRICT A,
+                                 const float *ONNXCC_RESTRICT B,
+                                 const float *bias, float alpha, float beta,
+                                 float *ONNXCC_RESTRICT C, int64_t ib,
+                                 int64_t ie, int64_t jb, int64_t je, Epi epi) {
+  if constexpr (narrow_rows(M, K))
+    gemm_block_narrow_rt<TA, HasBias>(g, A, B, bias, alpha, beta, C, ib, ie,
+                                      jb, je, epi);
+  else
+    gemm_block_rt<TA, HasBias>(g, A, B, bias, alpha, beta, C, ib, ie, jb, je,
+                               epi);
+}
+
 template <int64_t M, int64_t N, int64_t K, bool TA, int64_t BRS, int64_t BCS,
           bool HasBias, typename Epi>
 ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
@@ -337,13 +355,8 @@ ONNXCC_INLINE void gemm_block(const float *ONNXCC_RESTRICT A,
                               float alpha, float beta, float *ONNXCC_RESTRICT C,
                               int64_t ib, int64_t ie, int64_t jb, int64_t je,
                               Epi epi) {
-  if constexpr (narrow_rows(M, K))
-    gemm_block_narrow_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS, K}, A, B,
-                                      bias, alpha, beta, C, ib, ie, jb, je,
-                                      epi);
-  else
-    gemm_block_rt<TA, HasBias>(gemm_shape{M, N, K, BRS, BCS, K}, A, B, bias,
-                               alpha, beta, C, ib, ie, jb, je, epi);
+  gemm_block_of<M, K, TA, HasBias>(gemm_shape{M, N, K, BRS, BCS, K}, A, B,
+                                   bias, alpha, beta, C, ib, ie, jb, je, epi);
 }
 
 /// C (M x N) = A[:, k0:k1) * B[k0:k1, :) for a row-major A of K columns:
@@ -355,13 +368,9 @@ ONNXCC_INLINE void gemm_depth_part(const float *ONNXCC_RESTRICT A,
                                    const float *ONNXCC_RESTRICT B,
                                    float *ONNXCC_RESTRICT C, int64_t k0,
                                    int64_t k1) {
-  const gemm_shape g{M, N, k1 - k0, 0, 0, K};
-  if constexpr (narrow_rows(M, K))
-    gemm_block_narrow_rt<false, false>(g, A + k0, B + k0 * N, nullptr, 1.0f,
-                                       1.0f, C, 0, M, 0, N, identity{});
-  else
-    gemm_block_rt<false, false>(g, A + k0, B + k0 * N, nullptr, 1.0f, 1.0f, C,
-                                0, M, 0, N, identity{});
+  gemm_block_of<M, K, false, false>(gemm_shape{M, N, k1 - k0, 0, 0, K}, A + k0,
+                                    B + k0 * N, nullptr, 1.0f, 1.0f, C, 0, M,
+                                    0, N, identity{});
 }
 
 } // namespace rt
