@@ -77,7 +77,8 @@ LogicalResult printRecurrent(PrintContext &c, raw_indented_ostream &os, OpTy op,
      << x[batchFirst ? 1 : 0] << ", " << x[batchFirst ? 0 : 1] << ", " << x[2]
      << ", " << op.getHiddenSize() << ", " << direction << ", "
      << (batchFirst ? "true" : "false") << ", "
-     << (op.getWTransposed() ? "true" : "false") << ">, " << element << ">(\n";
+     << (op.getWTransposed() ? "true" : "false") << ", "
+     << (op.getRTransposed() ? "true" : "false") << ">, " << element << ">(\n";
   os.indent().indent();
   os << c.ptr(op.getX()) << ", " << c.ptr(op.getW()) << ", " << c.ptr(op.getR())
      << ",\n"

@@ -59,6 +59,8 @@ LogicalResult verifyRecurrent(OpTy op, int64_t gates, int64_t functions,
   Type et = cast<ShapedType>(op.getX().getType()).getElementType();
   if (!et.isF32() && !et.isF64() && !et.isF16() && !et.isBF16())
     return op.emitOpError() << "expects f16, bf16, f32 or f64 elements, got " << et;
+  if (op.getRTransposed() && !et.isF32())
+    return op.emitOpError() << "lays R out transposed only for f32, got " << et;
   auto x = shape(op.getX()), r = shape(op.getR());
   if (x.size() != 3 || r.size() != 3)
     return op.emitOpError() << "expects X and R of rank 3";
@@ -73,7 +75,9 @@ LogicalResult verifyRecurrent(OpTy op, int64_t gates, int64_t functions,
       {"W", op.getW(),
        op.getWTransposed() ? SmallVector<int64_t, 4>{dirs, s.input, gates * h}
                            : SmallVector<int64_t, 4>{dirs, gates * h, s.input}},
-      {"R", op.getR(), {dirs, gates * h, h}},
+      {"R", op.getR(),
+       op.getRTransposed() ? SmallVector<int64_t, 4>{dirs, h, gates * h}
+                           : SmallVector<int64_t, 4>{dirs, gates * h, h}},
       {"B", op.getB(), {dirs, 2 * gates * h}},
       {"sequence_lens", op.getSequenceLens(), {s.batch}},
       {"initial_h", op.getInitialH(),

@@ -5,7 +5,10 @@
 // gate buffers in planned scratch (ScratchOpInterface). Attributes are the
 // onnx op's, normalised (hidden_size known, activations per direction);
 // `w_transposed`: W holds each direction's input weights transposed,
-// [dirs, input, gates * hidden], so the input projection streams them.
+// [dirs, input, gates * hidden], so the input projection streams them;
+// `r_transposed` (f32 only): R likewise, [dirs, hidden, gates * hidden], so
+// each step's recurrent product keeps its outputs in vector registers while
+// h(k) runs (runtime-support/onnxcc/recurrent.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,7 +29,8 @@ class Kernel_RecurrentOp<string mnemonic, string onnxName,
       (ins StrArrayAttr:$activations, DenseF32ArrayAttr:$activation_alpha,
            DenseF32ArrayAttr:$activation_beta, OptionalAttr<F32Attr>:$clip,
            StrAttr:$direction, I64Attr:$hidden_size, I64Attr:$layout,
-           DefaultValuedAttr<BoolAttr, "false">:$w_transposed),
+           DefaultValuedAttr<BoolAttr, "false">:$w_transposed,
+           DefaultValuedAttr<BoolAttr, "false">:$r_transposed),
       extraAttrs);
   let results = !con((outs StaticTensor:$y, StaticTensor:$y_h), extraResults);
   let assemblyFormat = "$x `,` $w `,` $r (`bias` $b^)? "

@@ -4,14 +4,21 @@
 //   1. the input projection of every step at once, X * W^T + biases, one
 //      GEMM of [seq * batch, input] x [input, gates * hidden] (rows in X's
 //      order, so both layouts share it);
-//   2. per time step, the recurrent GEMM H(t-1) * R^T added to that step's
-//      rows of the projection, then the cell's elementwise update. Every
-//      other step takes R's rows last to first: R (an LSTM's 4H x H, 64 KiB
-//      at hidden 64) overflows a 32 KiB L1 and streamed whole from L2 each
-//      step; starting on the rows the last step ended with finds them
-//      still in L1 (lstm_classifier's layer on a Zen 4: 46 -> 43.5 us with
-//      g++, 47 -> 43 with clang++). Each output is the same dot product
-//      either way.
+//   2. per time step, the recurrent product H(t-1) * R^T added to that
+//      step's rows of the projection, then the cell's elementwise update.
+//      R^T as the compiler laid it out for one sequence (batch 1, f32, see
+//      rnn_shape::r_transposed): [hidden, gates * hidden], so the step is
+//      a row of multiply-adds into a block of vector accumulators, one
+//      broadcast h(k) at a time (matmul_kmajor()); otherwise ONNX's R,
+//      one dot product per output (gemm.h's dot groups). Every other step
+//      runs backwards (k from last to first, the blocks last to first): R
+//      (an LSTM's 4H x H, 64 KiB at hidden 64) overflows L1 and streamed
+//      whole from L2 each step; starting where the last step ended finds
+//      those lines still in L1. lstm_classifier's layer (hidden 64, 50
+//      steps) on an Emerald Rapids, g++ -O3: dot products 42 us, k-major
+//      forwards only 40, k-major alternating 33, and 29 with the rational
+//      tanh of vmath.h in the cell. The alternate order sums an output's
+//      products the other way round; both are fixed by the step's index.
 // Steps at or past a sequence's length (sequence_lens) write zeros to Y and
 // keep the state, so Y_h/Y_c hold the state after the last valid step; a
 // reverse direction runs from its sequence's last valid step down to 0.
@@ -45,11 +52,17 @@ struct relu {
 // float through vmath.h, so that a cell's loop over the hidden units
 // vectorises; double through libm.
 struct tanh {
-  ONNXCC_INLINE float operator()(float x) const { return tanh_poly(x); }
+  ONNXCC_INLINE float operator()(float x) const { return tanh_rational(x); }
+#if ONNXCC_HAS_SIMD
+  ONNXCC_INLINE vfloat operator()(vfloat x) const { return tanh_rational(x); }
+#endif
   double operator()(double x) const { return std::tanh(x); }
 };
 struct sigmoid {
-  ONNXCC_INLINE float operator()(float x) const { return sigmoid_poly(x); }
+  ONNXCC_INLINE float operator()(float x) const { return sigmoid_rational(x); }
+#if ONNXCC_HAS_SIMD
+  ONNXCC_INLINE vfloat operator()(vfloat x) const { return sigmoid_rational(x); }
+#endif
   // exp of a non-positive argument only: no overflow for large |x|.
   double operator()(double x) const {
     if (x >= 0.0)
@@ -109,18 +122,32 @@ template <typename F, typename G = F, typename H = G> struct rnn_acts {
   H h;
 };
 
+/// Whether a cell's activations all take whole vectors (the default
+/// Sigmoid and Tanh), so that the cell can be written with vectors.
+template <typename Acts> struct vector_acts {
+  static constexpr bool value = false;
+};
+#if ONNXCC_HAS_SIMD
+template <> struct vector_acts<rnn_acts<act::sigmoid, act::tanh, act::tanh>> {
+  static constexpr bool value = true;
+};
+#endif
+
 /// A recurrent layer's sizes. Direction: 0 forward, 1 reverse, 2
 /// bidirectional. BatchFirst is ONNX's layout 1. WTransposed: W holds each
 /// direction's [input x gates * hidden] (the compiler transposed it)
-/// instead of ONNX's [gates * hidden x input].
+/// instead of ONNX's [gates * hidden x input]; RTransposed: R holds each
+/// direction's [hidden x gates * hidden] (f32 only).
 template <int64_t Seq, int64_t Batch, int64_t Input, int64_t Hidden,
-          int Direction, bool BatchFirst, bool WTransposed = false>
+          int Direction, bool BatchFirst, bool WTransposed = false,
+          bool RTransposed = false>
 struct rnn_shape {
   static constexpr int64_t seq = Seq, batch = Batch, input = Input,
                            hidden = Hidden;
   static constexpr int64_t dirs = Direction == 2 ? 2 : 1;
   static constexpr bool batch_first = BatchFirst;
   static constexpr bool w_transposed = WTransposed;
+  static constexpr bool r_transposed = RTransposed;
   /// Whether direction d runs from the last step to the first.
   static constexpr bool reverse(int64_t d) { return Direction == 1 || d == 1; }
   /// Offset of Y's row (t, d, b) and of Y_h's (and initial_h's) row (d, b).
@@ -166,6 +193,96 @@ inline void matmul_bt(const TA *A, const TB *B, const Acc *bias, Acc *C,
           s += static_cast<Acc>(A[i * K + k]) * static_cast<Acc>(B[j * K + k]);
         C[i * N + j] = s + bias[i * BRS + j];
       }
+  }
+}
+
+/// One row of the recurrent product in R^T's layout: c[j] = bias[j] +
+/// sum_k a[k] * B[k * LDB + j] for j < N, B k-major. Blocks of up to
+/// kKMajorBlock vectors of outputs stay in registers while k runs, one
+/// broadcast a[k] and one vector of B's row per multiply-add; `backward`
+/// runs the blocks and k last to first (see the file comment).
+#if ONNXCC_HAS_SIMD
+/// 8, not 16 (a whole 4 x 64 LSTM step in AVX-512 registers): g++ ran
+/// either in the same time, clang++ 15% slower with 16.
+constexpr int64_t kKMajorBlock = 8;
+
+template <int64_t NV, int64_t K, int64_t LDB, bool Backward>
+ONNXCC_INLINE void kmajor_block(const float *a, const float *B, const float *bias,
+                                float *c) {
+  constexpr int64_t L = kVecWidth;
+  vfloat acc[NV];
+  for (int64_t v = 0; v < NV; ++v)
+    acc[v] = vfloat::load_unaligned(bias + v * L);
+  for (int64_t q = 0; q < K; ++q) {
+    const int64_t k = Backward ? K - 1 - q : q;
+    const vfloat ak(a[k]);
+    const float *row = B + k * LDB;
+    for (int64_t v = 0; v < NV; ++v)
+      acc[v] = vfma(ak, vfloat::load_unaligned(row + v * L), acc[v]);
+  }
+  for (int64_t v = 0; v < NV; ++v)
+    acc[v].store_unaligned(c + v * L);
+}
+#endif
+
+/// The direction is a template argument: clang++ left a runtime one in
+/// the inner loop's index (15% slower).
+template <int64_t N, int64_t K, int64_t LDB, bool Backward>
+inline void kmajor_row(const float *ONNXCC_RESTRICT a, const float *ONNXCC_RESTRICT B,
+                       const float *bias, float *ONNXCC_RESTRICT c) {
+  int64_t tail = 0; // outputs past the whole vectors: scalar
+#if ONNXCC_HAS_SIMD
+  constexpr int64_t L = kVecWidth, NV = N / L;
+  constexpr int64_t blocks = NV / kKMajorBlock, rest = NV % kKMajorBlock;
+  constexpr int64_t jr = blocks * kKMajorBlock * L;
+  if constexpr (Backward && rest > 0)
+    kmajor_block<rest, K, LDB, true>(a, B + jr, bias + jr, c + jr);
+  for (int64_t q = 0; q < blocks; ++q) {
+    const int64_t j = (Backward ? blocks - 1 - q : q) * kKMajorBlock * L;
+    kmajor_block<kKMajorBlock, K, LDB, Backward>(a, B + j, bias + j, c + j);
+  }
+  if constexpr (!Backward && rest > 0)
+    kmajor_block<rest, K, LDB, false>(a, B + jr, bias + jr, c + jr);
+  tail = NV * L;
+#endif
+  for (int64_t j = tail; j < N; ++j) {
+    float s = bias[j];
+    for (int64_t q = 0; q < K; ++q) {
+      const int64_t k = Backward ? K - 1 - q : q;
+      s += a[k] * B[k * LDB + j];
+    }
+    c[j] = s;
+  }
+}
+
+/// C[M x N] = A[M x K] * B + bias, B k-major with rows LDB apart, bias row
+/// i at bias + i * BRS: kmajor_row() per row. The compiler lays R out so
+/// only for one sequence, where there is one row.
+template <int64_t M, int64_t N, int64_t K, int64_t LDB, int64_t BRS>
+inline void matmul_kmajor(const float *A, const float *B, const float *bias,
+                          float *C, bool backward) {
+  for (int64_t i = 0; i < M; ++i) {
+    if (backward)
+      kmajor_row<N, K, LDB, true>(A + i * K, B, bias + i * BRS, C + i * N);
+    else
+      kmajor_row<N, K, LDB, false>(A + i * K, B, bias + i * BRS, C + i * N);
+  }
+}
+
+/// The recurrent product of gate block [J0, J0 + N) of R (R's rows
+/// J0..J0+N-1, or R^T's columns), H * R_block^T + bias, in the layout S
+/// says; R is one direction's, GH its gate rows.
+template <typename S, int64_t GH, int64_t J0, int64_t N, int64_t BRS,
+          typename TR, typename Acc>
+inline void recurrent_product(const Acc *h, const TR *r, const Acc *bias,
+                              Acc *out, bool backward) {
+  constexpr int64_t H = S::hidden;
+  if constexpr (S::r_transposed) {
+    static_assert(same_type<TR, float>::value && same_type<Acc, float>::value,
+                  "R is laid out k-major only for f32");
+    matmul_kmajor<S::batch, N, H, GH, BRS>(h, r + J0, bias, out, backward);
+  } else {
+    matmul_bt<S::batch, N, H, BRS>(h, r + J0 * H, bias, out, backward);
   }
 }
 
@@ -285,8 +402,8 @@ inline void rnn_direction(int64_t d, const T *x, const T *w, const T *r,
   load_state<S>(initial_h, d, sc.h);
   for (int64_t s = 0; s < S::seq; ++s) {
     int64_t t = S::reverse(d) ? S::seq - 1 - s : s;
-    matmul_bt<S::batch, H, H, SC::step_stride>(sc.h, r + d * H * H, sc.step(t),
-                                               sc.gates, s % 2 == 1);
+    recurrent_product<S, H, 0, H, SC::step_stride>(sc.h, r + d * H * H,
+                                                   sc.step(t), sc.gates, s % 2 == 1);
     for (int64_t bb = 0; bb < S::batch; ++bb) {
       if (t >= length<S>(seq_lens, bb)) {
         zero_row<S>(y, t, d, bb);
@@ -314,7 +431,7 @@ inline void gru_direction(int64_t d, const T *x, const T *w, const T *r,
   using SC = rnn_scratch<S, 3, Acc>;
   constexpr int64_t H = S::hidden, GH = 3 * H;
   SC sc(scratch);
-  const T *rd = r + d * GH * H, *rh = rd + 2 * H * H;
+  const T *rd = r + d * GH * H;
   sum_bias<S, 3>(b, d, linear_before_reset, sc);
   input_projection<S, GH>(x, w, d, sc.bias, sc.xw);
   load_state<S>(initial_h, d, sc.h);
@@ -323,17 +440,17 @@ inline void gru_direction(int64_t d, const T *x, const T *w, const T *r,
     int64_t t = S::reverse(d) ? S::seq - 1 - s : s;
     const Acc *xt = sc.step(t);
     // z and r of every row: [batch, 2H].
-    matmul_bt<S::batch, 2 * H, H, SC::step_stride>(sc.h, rd, xt, zr,
-                                                   s % 2 == 1);
+    recurrent_product<S, GH, 0, 2 * H, SC::step_stride>(sc.h, rd, xt, zr,
+                                                        s % 2 == 1);
     if (linear_before_reset) {
-      matmul_bt<S::batch, H, H, 0>(sc.h, rh, sc.rbh, hh, s % 2 == 1);
+      recurrent_product<S, GH, 2 * H, H, 0>(sc.h, rd, sc.rbh, hh, s % 2 == 1);
     } else {
       for (int64_t bb = 0; bb < S::batch; ++bb)
         for (int64_t k = 0; k < H; ++k)
           rhp[bb * H + k] =
               acts.f(clip_to(zr[bb * 2 * H + H + k], clip)) * sc.h[bb * H + k];
-      matmul_bt<S::batch, H, H, SC::step_stride>(rhp, rh, xt + 2 * H, hh,
-                                                 s % 2 == 1);
+      recurrent_product<S, GH, 2 * H, H, SC::step_stride>(rhp, rd, xt + 2 * H,
+                                                          hh, s % 2 == 1);
     }
     for (int64_t bb = 0; bb < S::batch; ++bb) {
       if (t >= length<S>(seq_lens, bb)) {
@@ -398,7 +515,7 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
   load_state<S>(initial_c, d, sc.c);
   for (int64_t s = 0; s < S::seq; ++s) {
     int64_t t = S::reverse(d) ? S::seq - 1 - s : s;
-    matmul_bt<S::batch, GH, H, SC::step_stride>(
+    recurrent_product<S, GH, 0, GH, SC::step_stride>(
         sc.h, r + d * GH * H, sc.step(t), sc.gates, s % 2 == 1);
     for (int64_t bb = 0; bb < S::batch; ++bb) {
       if (t >= length<S>(seq_lens, bb)) {
@@ -409,9 +526,25 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
       const Acc *gt = sc.gates + bb * GH;
       if (!pd && !input_forget && !(clip > 0.0f)) {
         // The usual cell, without peepholes, coupling or clipping: a loop
-        // with no branch, which vectorises with the activations.
+        // with no branch, in vectors where the activations take them, the
+        // rest left to the vectoriser.
         Acc *cr = sc.c + bb * H, *hr = sc.h + bb * H;
-        for (int64_t k = 0; k < H; ++k) {
+        int64_t k = 0;
+#if ONNXCC_HAS_SIMD
+        if constexpr (same_type<T, float>::value && vector_acts<Acts>::value) {
+          constexpr int64_t L = kVecWidth;
+          auto at = [](const float *p) { return vfloat::load_unaligned(p); };
+          for (; k + L <= H; k += L) {
+            vfloat cn = vfma(acts.f(at(gt + 2 * H + k)), at(cr + k),
+                                   acts.f(at(gt + k)) * acts.g(at(gt + 3 * H + k)));
+            vfloat hn = acts.f(at(gt + H + k)) * acts.h(cn);
+            cn.store_unaligned(cr + k);
+            hn.store_unaligned(hr + k);
+            hn.store_unaligned(yr + k);
+          }
+        }
+#endif
+        for (; k < H; ++k) {
           Acc cn = acts.f(gt[2 * H + k]) * cr[k] +
                    acts.f(gt[k]) * acts.g(gt[3 * H + k]);
           Acc hn = acts.f(gt[H + k]) * acts.h(cn);

@@ -4,8 +4,10 @@
 // both layouts, every direction, sequence lengths that are full, partial,
 // zero and out of range, peepholes, clip, input_forget, both GRU reset
 // forms, parametrised activations, hidden sizes around the vector width,
-// f64. The scratch is exactly recurrent_scratch_elements long plus a NaN
-// sentinel that must survive.
+// f64, and W and R in the layouts the compiler transposes them to (R's
+// k-major step at hidden sizes around its vector blocks, both step
+// orders). The scratch is exactly recurrent_scratch_elements long plus a
+// NaN sentinel that must survive.
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
@@ -184,6 +186,18 @@ template <typename T> std::vector<T> as(const std::vector<float> &v) {
   return std::vector<T>(v.begin(), v.end());
 }
 
+/// Each of `dirs` [rows, cols] matrices of `m` transposed, as the compiler
+/// lays out W and R (S::w_transposed, S::r_transposed).
+std::vector<float> transposed(const std::vector<float> &m, int64_t dirs,
+                              int64_t rows, int64_t cols) {
+  std::vector<float> t(m.size());
+  for (int64_t d = 0; d < dirs; ++d)
+    for (int64_t i = 0; i < rows; ++i)
+      for (int64_t j = 0; j < cols; ++j)
+        t[(d * cols + j) * rows + i] = m[(d * rows + i) * cols + j];
+  return t;
+}
+
 /// Runs `Kind` (0 RNN, 1 GRU, 2 LSTM) on shape S with activations acts0
 /// (and acts1 for the reverse direction), compares with the reference.
 template <int Kind, typename S, typename T = float, typename A0, typename A1>
@@ -195,7 +209,8 @@ void check(Config c, A0 acts0, A1 acts1, const std::vector<Fn> &refActs,
                << c.seq << " batch " << c.batch << " input " << c.input
                << " hidden " << c.hidden << " direction " << c.direction
                << " layout " << c.batchFirst << " lens " << c.lens.size()
-               << " flag " << c.flag);
+               << " flag " << c.flag << " W^T " << S::w_transposed << " R^T "
+               << S::r_transposed);
   ASSERT_EQ(c.seq, S::seq);
   ASSERT_EQ(c.dirs(), S::dirs);
   ASSERT_EQ(c.batchFirst, S::batch_first);
@@ -203,9 +218,11 @@ void check(Config c, A0 acts0, A1 acts1, const std::vector<Fn> &refActs,
   using Acc = compute_t<T>;
   constexpr int64_t n = recurrent_scratch_elements<S, G>();
   std::vector<Acc> scratch(n + 1, Acc(NAN));
-  auto x = as<T>(t.x), w = as<T>(t.w), r = as<T>(t.r), b = as<T>(t.b),
-       h0 = as<T>(t.h0), c0 = as<T>(t.c0), p = as<T>(t.p);
   int64_t D = S::dirs, H = S::hidden;
+  auto x = as<T>(t.x), b = as<T>(t.b), h0 = as<T>(t.h0), c0 = as<T>(t.c0),
+       p = as<T>(t.p);
+  auto w = as<T>(S::w_transposed ? transposed(t.w, D, G * H, S::input) : t.w);
+  auto r = as<T>(S::r_transposed ? transposed(t.r, D, G * H, H) : t.r);
   std::vector<T> y(S::seq * D * S::batch * H, T(-7)), yh(D * S::batch * H, T(-7)),
       yc(D * S::batch * H, T(-7));
   const int32_t *lens = c.lens.empty() ? nullptr : c.lens.data();
@@ -329,6 +346,43 @@ TEST(Recurrent, ParametrisedActivationsPerDirection) {
   check<0, rnn_shape<3, 2, 4, 3, 0, false>>(
       {3, 2, 4, 3, 0, false}, ss, ss,
       {[](double x) { return x / (1 + std::fabs(x)); }});
+}
+
+// R^T's step (one sequence, f32): hidden sizes below, at and past a
+// vector, past a block of 8 vectors (kmajor_row()'s rest block and scalar
+// tail), an odd number of steps so that both orders run and end the
+// sequence, W transposed too, every cell, both GRU reset forms, clip and
+// peepholes, sequence lengths.
+TEST(Recurrent, TransposedRecurrenceOneSequence) {
+  SigTanhTanh l{};
+  SigTanh g{};
+  rnn_acts<act::tanh> tanh{};
+  std::vector<Fn> six = {kSigmoid, kTanh, kTanh, kSigmoid, kTanh, kTanh};
+  std::vector<Fn> four = {kSigmoid, kTanh, kSigmoid, kTanh};
+  std::vector<Fn> two = {kTanh, kTanh};
+  constexpr int64_t below = kVecWidth > 1 ? kVecWidth - 1 : 1;
+  constexpr int64_t wide = 8 * kVecWidth + 3;
+  check<2, rnn_shape<7, 1, 3, below, 2, false, false, true>>(
+      {7, 1, 3, below, 2, false}, l, l, six);
+  check<2, rnn_shape<7, 1, 5, kVecWidth, 0, true, true, true>>(
+      {7, 1, 5, kVecWidth, 0, true}, l, l, six);
+  check<2, rnn_shape<5, 1, 4, wide, 1, false, true, true>>(
+      {5, 1, 4, wide, 1, false}, l, l, six);
+  Config lstm{6, 1, 3, 2 * kVecWidth + 1, 0, false, {4}};
+  lstm.clip = 0.4f;
+  check<2, rnn_shape<6, 1, 3, 2 * kVecWidth + 1, 0, false, false, true>>(lstm, l, l, six, 2);
+  for (bool lbr : {false, true}) {
+    Config c{7, 1, 4, wide, 2, false};
+    c.flag = lbr;
+    check<1, rnn_shape<7, 1, 4, wide, 2, false, true, true>>(c, g, g, four, lbr ? 3 : 4);
+    Config n{5, 1, 3, kVecWidth + 2, 1, true, {3}};
+    n.flag = lbr;
+    check<1, rnn_shape<5, 1, 3, kVecWidth + 2, 1, true, false, true>>(n, g, g, four, 5);
+  }
+  check<0, rnn_shape<7, 1, 2, wide, 2, false, false, true>>({7, 1, 2, wide, 2, false},
+                                                           tanh, tanh, two);
+  check<0, rnn_shape<4, 1, 2, below, 0, false, true, true>>({4, 1, 2, below, 0, false},
+                                                           tanh, tanh, two);
 }
 
 TEST(Recurrent, DoublePrecision) {

@@ -1,7 +1,7 @@
 //===- VmathTest.cpp - exp, sigmoid and tanh that vectorise ---------------===//
 //
 // vmath.h against libm over the ranges it promises, plus its edges:
-// underflow to 0, overflow to inf, NaN kept, the tanh switch at 0.625.
+// underflow to 0, overflow to inf, NaN kept, tanh's switch to +-1 at 9.
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/vmath.h"
@@ -27,21 +27,30 @@ TEST(Vmath, ExpMatchesLibm) {
 TEST(Vmath, SigmoidMatchesLibm) {
   for (float v = -100.0f; v <= 100.0f; v += 0.00731f) {
     double want = 1.0 / (1.0 + std::exp(-double(v)));
-    EXPECT_NEAR(sigmoid_poly(v), want, 2e-7 + want * 4e-7) << "v " << v;
+    EXPECT_NEAR(sigmoid_rational(v), want, 2e-7) << "v " << v;
   }
-  EXPECT_EQ(sigmoid_poly(-200.0f), 0.0f);
-  EXPECT_EQ(sigmoid_poly(200.0f), 1.0f);
+  EXPECT_EQ(sigmoid_rational(0.0f), 0.5f);
+  EXPECT_EQ(sigmoid_rational(-18.0f), 0.0f);
+  EXPECT_EQ(sigmoid_rational(18.0f), 1.0f);
+  EXPECT_EQ(sigmoid_rational(-200.0f), 0.0f);
+  EXPECT_EQ(sigmoid_rational(std::numeric_limits<float>::infinity()), 1.0f);
+  EXPECT_TRUE(std::isnan(sigmoid_rational(std::numeric_limits<float>::quiet_NaN())));
 }
 
 TEST(Vmath, TanhMatchesLibmRelatively) {
-  // Relative, also near 0 where 1 - 2 / (exp(2x) + 1) would cancel.
+  // Relative, also near 0, and up to the switch to +-1 at 9.
   for (float v = -20.0f; v <= 20.0f; v += 0.000917f) {
     double want = std::tanh(double(v));
-    EXPECT_NEAR(tanh_poly(v), want, 1e-30 + std::fabs(want) * 6e-7) << "v " << v;
+    EXPECT_NEAR(tanh_rational(v), want, 1e-30 + std::fabs(want) * 3.5e-7) << "v " << v;
   }
-  for (float v : {1e-30f, -1e-20f, 1e-6f, 0.6249f, 0.625f, -0.6251f})
-    EXPECT_NEAR(tanh_poly(v), std::tanh(double(v)), std::fabs(std::tanh(double(v))) * 6e-7);
-  EXPECT_EQ(tanh_poly(0.0f), 0.0f);
-  EXPECT_EQ(tanh_poly(100.0f), 1.0f);
-  EXPECT_EQ(tanh_poly(-100.0f), -1.0f);
+  for (float v : {1e-30f, -1e-20f, 1e-6f, 0.6249f, 7.05f, 8.9999f, -8.9999f})
+    EXPECT_NEAR(tanh_rational(v), std::tanh(double(v)), std::fabs(std::tanh(double(v))) * 3.5e-7)
+        << "v " << v;
+  EXPECT_EQ(tanh_rational(0.0f), 0.0f);
+  EXPECT_TRUE(std::signbit(tanh_rational(-0.0f)));
+  EXPECT_EQ(tanh_rational(9.0f), 1.0f);
+  EXPECT_EQ(tanh_rational(-9.0f), -1.0f);
+  EXPECT_EQ(tanh_rational(1e30f), 1.0f);
+  EXPECT_EQ(tanh_rational(-std::numeric_limits<float>::infinity()), -1.0f);
+  EXPECT_TRUE(std::isnan(tanh_rational(std::numeric_limits<float>::quiet_NaN())));
 }

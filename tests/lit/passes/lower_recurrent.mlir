@@ -111,3 +111,39 @@ func.func @rnn_constant_w(%x: tensor<5x1x3xf32>, %x1: tensor<1x1x3xf32>, %r: ten
   %y1, %yh1 = onnx.rnn %x1, %w, %r {activations = ["Tanh"], activation_alpha = array<f32: 0.0>, activation_beta = array<f32: 0.0>, hidden_size = 2 : i64} : (tensor<1x1x3xf32>, tensor<1x2x3xf32>, tensor<1x2x2xf32>) -> (tensor<1x1x1x2xf32>, tensor<1x1x2xf32>)
   return %yh, %yh1 : tensor<1x1x2xf32>, tensor<1x1x2xf32>
 }
+
+// -----
+
+// Tests that a constant f32 R of a layer over one sequence (batch 1, in
+// either layout) is transposed per direction for the k-major steps, and
+// that R over two sequences, or an R that is not constant, keeps ONNX's
+// layout.
+// CHECK-LABEL: func @gru_constant_r
+func.func @gru_constant_r(%x: tensor<4x1x2xf32>, %xb: tensor<1x4x2xf32>, %x2: tensor<4x2x2xf32>, %w: tensor<1x3x2xf32>, %rin: tensor<1x3x1xf32>) -> (tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x2x1xf32>, tensor<1x1x1xf32>) {
+  %r = onnx.constant dense<[[[1.0], [2.0], [3.0]]]> : tensor<1x3x1xf32>
+  // CHECK: %[[RT:.+]] = kernel.weight dense<{{\[\[\[}}1.000000e+00, 2.000000e+00, 3.000000e+00]]]> : tensor<1x1x3xf32>
+  // CHECK: kernel.gru %{{.*}}, %{{.*}}, %[[RT]] {{{.*}}r_transposed = true{{.*}}} : (tensor<4x1x2xf32>, tensor<1x3x2xf32>, tensor<1x1x3xf32>)
+  // CHECK: kernel.gru {{.*}}r_transposed = true{{.*}}} : (tensor<1x4x2xf32>, tensor<1x3x2xf32>, tensor<1x1x3xf32>)
+  // CHECK: kernel.gru {{.*}} : (tensor<4x2x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>)
+  // CHECK-NOT: r_transposed
+  // CHECK: kernel.gru {{.*}} : (tensor<4x1x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>)
+  %y, %yh = onnx.gru %x, %w, %r {activations = ["Sigmoid", "Tanh"], activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>} : (tensor<4x1x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>) -> (tensor<4x1x1x1xf32>, tensor<1x1x1xf32>)
+  %yb, %yhb = onnx.gru %xb, %w, %r {activations = ["Sigmoid", "Tanh"], activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>, layout = 1 : i64} : (tensor<1x4x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>) -> (tensor<1x4x1x1xf32>, tensor<1x1x1xf32>)
+  %y2, %yh2 = onnx.gru %x2, %w, %r {activations = ["Sigmoid", "Tanh"], activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>} : (tensor<4x2x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>) -> (tensor<4x1x2x1xf32>, tensor<1x2x1xf32>)
+  %y3, %yh3 = onnx.gru %x, %w, %rin {activations = ["Sigmoid", "Tanh"], activation_alpha = array<f32: 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0>} : (tensor<4x1x2xf32>, tensor<1x3x2xf32>, tensor<1x3x1xf32>) -> (tensor<4x1x1x1xf32>, tensor<1x1x1xf32>)
+  return %yh, %yhb, %yh2, %yh3 : tensor<1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x2x1xf32>, tensor<1x1x1xf32>
+}
+
+// -----
+
+// Tests that shape buckets (layout-rows above 1) keep ONNX's R even for
+// one sequence, so every bucket shares one layout and one copy of it.
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-lower-to-kernel="layout-rows=8" --verify-diagnostics | FileCheck %s --check-prefix=BUCKETS
+// BUCKETS-LABEL: func @lstm_constant_r_buckets
+// BUCKETS-NOT: r_transposed
+// BUCKETS: kernel.lstm {{.*}} : (tensor<3x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>)
+func.func @lstm_constant_r_buckets(%x: tensor<3x1x2xf32>, %w: tensor<1x4x2xf32>) -> tensor<1x1x1xf32> {
+  %r = onnx.constant dense<[[[1.0], [2.0], [3.0], [4.0]]]> : tensor<1x4x1xf32>
+  %y, %yh, %yc = onnx.lstm %x, %w, %r {activations = ["Sigmoid", "Tanh", "Tanh"], activation_alpha = array<f32: 0.0, 0.0, 0.0>, activation_beta = array<f32: 0.0, 0.0, 0.0>} : (tensor<3x1x2xf32>, tensor<1x4x2xf32>, tensor<1x4x1xf32>) -> (tensor<3x1x1x1xf32>, tensor<1x1x1xf32>, tensor<1x1x1xf32>)
+  return %yh : tensor<1x1x1xf32>
+}

@@ -7,6 +7,12 @@ argv[1]/<case>/, in the backend-test layout `onnxcc verify` reads:
                       onnx.reference; onnxruntime has no layout 1)
   gru_clip            GRU, clip 0.5 (onnx.reference ignores clip), bias
   rnn_reverse_relu    RNN, reverse, Relu, initial h, only Y_h used
+  lstm_one_sequence   LSTM over one sequence (batch 1), both directions,
+                      hidden 20 (a vector and a tail at AVX-512 and AVX2
+                      widths): R laid out k-major, the cell in vectors
+  gru_one_sequence    GRU over one sequence, reverse, hidden 37, the reset
+                      applied before the product (linear_before_reset 0)
+  rnn_one_sequence    RNN over one sequence, layout 1 (onnx.reference)
 """
 import os
 import sys
@@ -84,3 +90,25 @@ write("gru_clip",
       {"x": f32(4, 2, 3) * 3},
       {"w": f32(1, 15, 3), "r": f32(1, 15, 5), "b": f32(1, 30)},
       {"y": [4, 1, 2, 5], "yh": [1, 2, 5]})
+
+write("lstm_one_sequence",
+      helper.make_node("LSTM", ["x", "w", "r", "b"], ["y", "yh", "yc"],
+                       name="lstm", hidden_size=20, direction="bidirectional"),
+      {"x": f32(9, 1, 6)},
+      {"w": f32(2, 80, 6), "r": f32(2, 80, 20) * 0.5, "b": f32(2, 160)},
+      {"y": [9, 2, 1, 20], "yh": [2, 1, 20], "yc": [2, 1, 20]})
+
+write("gru_one_sequence",
+      helper.make_node("GRU", ["x", "w", "r", "b"], ["y", "yh"], name="gru",
+                       hidden_size=37, direction="reverse"),
+      {"x": f32(6, 1, 5)},
+      {"w": f32(1, 111, 5), "r": f32(1, 111, 37) * 0.3, "b": f32(1, 222)},
+      {"y": [6, 1, 1, 37], "yh": [1, 1, 37]})
+
+write("rnn_one_sequence",
+      helper.make_node("RNN", ["x", "w", "r", "b"], ["y", "yh"], name="rnn",
+                       hidden_size=18, layout=1),
+      {"x": f32(1, 5, 4)},
+      {"w": f32(1, 18, 4), "r": f32(1, 18, 18) * 0.4, "b": f32(1, 36)},
+      {"y": [1, 5, 1, 18], "yh": [1, 1, 18]},
+      onnx_reference=True)  # onnxruntime has no layout 1
