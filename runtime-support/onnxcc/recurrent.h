@@ -41,6 +41,8 @@
 #include "onnxcc/types.h"
 #include "onnxcc/vmath.h"
 
+#include <type_traits>
+
 namespace onnxcc {
 namespace rt {
 
@@ -132,6 +134,11 @@ template <> struct vector_acts<rnn_acts<act::sigmoid, act::tanh, act::tanh>> {
   static constexpr bool value = true;
 };
 #endif
+
+/// Whether an LSTM cell of T runs in vectors: f32 state and vector acts.
+template <typename T, typename Acts> constexpr bool vector_cell() {
+  return std::is_same<T, float>::value && vector_acts<Acts>::value;
+}
 
 /// A recurrent layer's sizes. Direction: 0 forward, 1 reverse, 2
 /// bidirectional. BatchFirst is ONNX's layout 1. WTransposed: W holds each
@@ -230,7 +237,6 @@ ONNXCC_INLINE void kmajor_block(const float *a, const float *B, const float *bia
 template <int64_t N, int64_t K, int64_t LDB, bool Backward>
 inline void kmajor_row(const float *ONNXCC_RESTRICT a, const float *ONNXCC_RESTRICT B,
                        const float *bias, float *ONNXCC_RESTRICT c) {
-  int64_t tail = 0; // outputs past the whole vectors: scalar
 #if ONNXCC_HAS_SIMD
   constexpr int64_t L = kVecWidth, NV = N / L;
   constexpr int64_t blocks = NV / kKMajorBlock, rest = NV % kKMajorBlock;
@@ -243,7 +249,11 @@ inline void kmajor_row(const float *ONNXCC_RESTRICT a, const float *ONNXCC_RESTR
   }
   if constexpr (!Backward && rest > 0)
     kmajor_block<rest, K, LDB, false>(a, B + jr, bias + jr, c + jr);
-  tail = NV * L;
+  // Outputs past the whole vectors, scalar; a constant, so that g++ sees
+  // the loop empty where there are none.
+  constexpr int64_t tail = NV * L;
+#else
+  constexpr int64_t tail = 0;
 #endif
   for (int64_t j = tail; j < N; ++j) {
     float s = bias[j];
@@ -529,14 +539,15 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
         // with no branch, in vectors where the activations take them, the
         // rest left to the vectoriser.
         Acc *cr = sc.c + bb * H, *hr = sc.h + bb * H;
-        int64_t k = 0;
+        // Units [0, kv) in vectors; kv a constant, so that where it is H
+        // the scalar loop is known empty (g++ warned of its iterations).
+        constexpr int64_t kv = vector_cell<T, Acts>() ? H / kVecWidth * kVecWidth : 0;
 #if ONNXCC_HAS_SIMD
-        if constexpr (same_type<T, float>::value && vector_acts<Acts>::value) {
-          constexpr int64_t L = kVecWidth;
+        if constexpr (kv > 0) {
           auto at = [](const float *p) { return vfloat::load_unaligned(p); };
-          for (; k + L <= H; k += L) {
+          for (int64_t k = 0; k < kv; k += kVecWidth) {
             vfloat cn = vfma(acts.f(at(gt + 2 * H + k)), at(cr + k),
-                                   acts.f(at(gt + k)) * acts.g(at(gt + 3 * H + k)));
+                             acts.f(at(gt + k)) * acts.g(at(gt + 3 * H + k)));
             vfloat hn = acts.f(at(gt + H + k)) * acts.h(cn);
             cn.store_unaligned(cr + k);
             hn.store_unaligned(hr + k);
@@ -544,7 +555,7 @@ inline void lstm_direction(int64_t d, const T *x, const T *w, const T *r,
           }
         }
 #endif
-        for (; k < H; ++k) {
+        for (int64_t k = kv; k < H; ++k) {
           Acc cn = acts.f(gt[2 * H + k]) * cr[k] +
                    acts.f(gt[k]) * acts.g(gt[3 * H + k]);
           Acc hn = acts.f(gt[H + k]) * acts.h(cn);
