@@ -5,20 +5,21 @@
 //      GEMM of [seq * batch, input] x [input, gates * hidden] (rows in X's
 //      order, so both layouts share it);
 //   2. per time step, the recurrent product H(t-1) * R^T added to that
-//      step's rows of the projection, then the cell's elementwise update.
-//      R^T as the compiler laid it out for one sequence (batch 1, f32, see
-//      rnn_shape::r_transposed): [hidden, gates * hidden], so the step is
-//      a row of multiply-adds into a block of vector accumulators, one
-//      broadcast h(k) at a time (matmul_kmajor()); otherwise ONNX's R,
-//      one dot product per output (gemm.h's dot groups). Every other step
-//      runs backwards (k from last to first, the blocks last to first): R
-//      (an LSTM's 4H x H, 64 KiB at hidden 64) overflows L1 and streamed
-//      whole from L2 each step; starting where the last step ended finds
-//      those lines still in L1. lstm_classifier's layer (hidden 64, 50
-//      steps) on an Emerald Rapids, g++ -O3: dot products 42 us, k-major
-//      forwards only 40, k-major alternating 33, and 29 with the rational
-//      tanh of vmath.h in the cell. The alternate order sums an output's
-//      products the other way round; both are fixed by the step's index.
+//      step's rows of the projection (recurrent_product.h), then the
+//      cell's elementwise update. R^T as the compiler laid it out for one
+//      sequence (batch 1, f32, see rnn_shape::r_transposed): [hidden,
+//      gates * hidden], so the step is a row of multiply-adds into a block
+//      of vector accumulators, one broadcast h(k) at a time; otherwise
+//      ONNX's R, one dot product per output. Every other step runs
+//      backwards (k, or the dot groups, from last to first): R (an LSTM's
+//      4H x H, 64 KiB at hidden 64) overflows L1 and streamed whole from
+//      L2 each step; starting where the last step ended finds those lines
+//      still in L1. lstm_classifier's layer (hidden 64, 50 steps) on an
+//      Emerald Rapids, g++ -O3: dot products 42 us, k-major forwards only
+//      40, k-major alternating 33, and 29 with the rational tanh of
+//      vmath.h in the cell. A k-major backward step sums an output's
+//      products the other way round; the order is fixed by the step's
+//      index.
 // Steps at or past a sequence's length (sequence_lens) write zeros to Y and
 // keep the state, so Y_h/Y_c hold the state after the last valid step; a
 // reverse direction runs from its sequence's last valid step down to 0.
@@ -38,6 +39,7 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/gemm.h"
+#include "onnxcc/recurrent_product.h"
 #include "onnxcc/types.h"
 #include "onnxcc/vmath.h"
 
@@ -178,124 +180,6 @@ constexpr int64_t recurrent_scratch_elements() {
 
 namespace detail {
 
-template <typename A, typename B> struct same_type { static constexpr bool value = false; };
-template <typename A> struct same_type<A, A> { static constexpr bool value = true; };
-
-/// C[M x N] = A[M x K] * B^T + bias, B row-major [N x K], bias row i at
-/// bias + i * BRS. gemm.h's dot products for float (`backward`: see
-/// gemm_dots()), plain loops otherwise.
-template <int64_t M, int64_t N, int64_t K, int64_t BRS, typename TA, typename TB,
-          typename Acc>
-inline void matmul_bt(const TA *A, const TB *B, const Acc *bias, Acc *C,
-                      bool backward = false) {
-  if constexpr (same_type<TA, float>::value && same_type<TB, float>::value &&
-                same_type<Acc, float>::value) {
-    gemm_dots<M, N, K, false, BRS, 1, true>(A, B, bias, 1.0f, 1.0f, C, 0, N,
-                                            identity{}, backward);
-  } else {
-    for (int64_t i = 0; i < M; ++i)
-      for (int64_t j = 0; j < N; ++j) {
-        Acc s = 0;
-        for (int64_t k = 0; k < K; ++k)
-          s += static_cast<Acc>(A[i * K + k]) * static_cast<Acc>(B[j * K + k]);
-        C[i * N + j] = s + bias[i * BRS + j];
-      }
-  }
-}
-
-/// One row of the recurrent product in R^T's layout: c[j] = bias[j] +
-/// sum_k a[k] * B[k * LDB + j] for j < N, B k-major. Blocks of up to
-/// kKMajorBlock vectors of outputs stay in registers while k runs, one
-/// broadcast a[k] and one vector of B's row per multiply-add; `backward`
-/// runs the blocks and k last to first (see the file comment).
-#if ONNXCC_HAS_SIMD
-/// 8, not 16 (a whole 4 x 64 LSTM step in AVX-512 registers): g++ ran
-/// either in the same time, clang++ 15% slower with 16.
-constexpr int64_t kKMajorBlock = 8;
-
-template <int64_t NV, int64_t K, int64_t LDB, bool Backward>
-ONNXCC_INLINE void kmajor_block(const float *a, const float *B, const float *bias,
-                                float *c) {
-  constexpr int64_t L = kVecWidth;
-  vfloat acc[NV];
-  for (int64_t v = 0; v < NV; ++v)
-    acc[v] = vfloat::load_unaligned(bias + v * L);
-  for (int64_t q = 0; q < K; ++q) {
-    const int64_t k = Backward ? K - 1 - q : q;
-    const vfloat ak(a[k]);
-    const float *row = B + k * LDB;
-    for (int64_t v = 0; v < NV; ++v)
-      acc[v] = vfma(ak, vfloat::load_unaligned(row + v * L), acc[v]);
-  }
-  for (int64_t v = 0; v < NV; ++v)
-    acc[v].store_unaligned(c + v * L);
-}
-#endif
-
-/// The direction is a template argument: clang++ left a runtime one in
-/// the inner loop's index (15% slower).
-template <int64_t N, int64_t K, int64_t LDB, bool Backward>
-inline void kmajor_row(const float *ONNXCC_RESTRICT a, const float *ONNXCC_RESTRICT B,
-                       const float *bias, float *ONNXCC_RESTRICT c) {
-#if ONNXCC_HAS_SIMD
-  constexpr int64_t L = kVecWidth, NV = N / L;
-  constexpr int64_t blocks = NV / kKMajorBlock, rest = NV % kKMajorBlock;
-  constexpr int64_t jr = blocks * kKMajorBlock * L;
-  if constexpr (Backward && rest > 0)
-    kmajor_block<rest, K, LDB, true>(a, B + jr, bias + jr, c + jr);
-  for (int64_t q = 0; q < blocks; ++q) {
-    const int64_t j = (Backward ? blocks - 1 - q : q) * kKMajorBlock * L;
-    kmajor_block<kKMajorBlock, K, LDB, Backward>(a, B + j, bias + j, c + j);
-  }
-  if constexpr (!Backward && rest > 0)
-    kmajor_block<rest, K, LDB, false>(a, B + jr, bias + jr, c + jr);
-  // Outputs past the whole vectors, scalar; a constant, so that g++ sees
-  // the loop empty where there are none.
-  constexpr int64_t tail = NV * L;
-#else
-  constexpr int64_t tail = 0;
-#endif
-  for (int64_t j = tail; j < N; ++j) {
-    float s = bias[j];
-    for (int64_t q = 0; q < K; ++q) {
-      const int64_t k = Backward ? K - 1 - q : q;
-      s += a[k] * B[k * LDB + j];
-    }
-    c[j] = s;
-  }
-}
-
-/// C[M x N] = A[M x K] * B + bias, B k-major with rows LDB apart, bias row
-/// i at bias + i * BRS: kmajor_row() per row. The compiler lays R out so
-/// only for one sequence, where there is one row.
-template <int64_t M, int64_t N, int64_t K, int64_t LDB, int64_t BRS>
-inline void matmul_kmajor(const float *A, const float *B, const float *bias,
-                          float *C, bool backward) {
-  for (int64_t i = 0; i < M; ++i) {
-    if (backward)
-      kmajor_row<N, K, LDB, true>(A + i * K, B, bias + i * BRS, C + i * N);
-    else
-      kmajor_row<N, K, LDB, false>(A + i * K, B, bias + i * BRS, C + i * N);
-  }
-}
-
-/// The recurrent product of gate block [J0, J0 + N) of R (R's rows
-/// J0..J0+N-1, or R^T's columns), H * R_block^T + bias, in the layout S
-/// says; R is one direction's, GH its gate rows.
-template <typename S, int64_t GH, int64_t J0, int64_t N, int64_t BRS,
-          typename TR, typename Acc>
-inline void recurrent_product(const Acc *h, const TR *r, const Acc *bias,
-                              Acc *out, bool backward) {
-  constexpr int64_t H = S::hidden;
-  if constexpr (S::r_transposed) {
-    static_assert(same_type<TR, float>::value && same_type<Acc, float>::value,
-                  "R is laid out k-major only for f32");
-    matmul_kmajor<S::batch, N, H, GH, BRS>(h, r + J0, bias, out, backward);
-  } else {
-    matmul_bt<S::batch, N, H, BRS>(h, r + J0 * H, bias, out, backward);
-  }
-}
-
 /// sc.xw = X W_d^T + bias for every step at once, W_d direction d's input
 /// weights in either layout (see rnn_shape).
 template <typename S, int64_t GH, typename T, typename Acc>
@@ -305,6 +189,9 @@ inline void input_projection(const T *x, const T *w, int64_t d,
   const T *wd = w + d * GH * K;
   if constexpr (!S::w_transposed) {
     matmul_bt<M, GH, K, 0>(x, wd, bias, out);
+  } else if constexpr (same_type<T, float>::value &&
+                       same_type<Acc, float>::value && K <= kProjectDepth) {
+    project_kmajor<M, GH, K>(x, wd, bias, out);
   } else if constexpr (same_type<T, float>::value && same_type<Acc, float>::value) {
     gemm<M, GH, K, false, false, 0, 1, true>(x, wd, bias, 1.0f, 1.0f, out,
                                              identity{});

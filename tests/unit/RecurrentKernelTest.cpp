@@ -385,6 +385,25 @@ TEST(Recurrent, TransposedRecurrenceOneSequence) {
                                                            tanh, tanh, two);
 }
 
+// W^T's projection (recurrent_product.h's project_kmajor up to
+// kProjectDepth inputs, gemm.h's blocked kernel past it): rows in whole
+// register tiles and left over, column groups whole and partial, a scalar
+// tail of columns, several sequences.
+TEST(Recurrent, TransposedInputProjection) {
+  SigTanhTanh l{};
+  SigTanh g{};
+  std::vector<Fn> six = {kSigmoid, kTanh, kTanh, kSigmoid, kTanh, kTanh};
+  std::vector<Fn> four = {kSigmoid, kTanh, kSigmoid, kTanh};
+  check<2, rnn_shape<9, 1, 40, 16, 0, false, true, false>>({9, 1, 40, 16, 0, false}, l, l,
+                                                          six);
+  check<2, rnn_shape<5, 3, 7, 2 * kVecWidth + 1, 2, false, true, false>>(
+      {5, 3, 7, 2 * kVecWidth + 1, 2, false}, l, l, six);
+  check<1, rnn_shape<3, 2, detail::kProjectDepth, 5, 0, true, true, false>>(
+      {3, 2, detail::kProjectDepth, 5, 0, true}, g, g, four);
+  check<2, rnn_shape<3, 1, detail::kProjectDepth + 2, 5, 1, false, true, true>>(
+      {3, 1, detail::kProjectDepth + 2, 5, 1, false}, l, l, six);
+}
+
 TEST(Recurrent, DoublePrecision) {
   SigTanhTanh l{};
   std::vector<Fn> six = {kSigmoid, kTanh, kTanh, kSigmoid, kTanh, kTanh};
