@@ -43,8 +43,6 @@
 #include "onnxcc/types.h"
 #include "onnxcc/vmath.h"
 
-#include <type_traits>
-
 namespace onnxcc {
 namespace rt {
 
@@ -189,10 +187,10 @@ inline void input_projection(const T *x, const T *w, int64_t d,
   const T *wd = w + d * GH * K;
   if constexpr (!S::w_transposed) {
     matmul_bt<M, GH, K, 0>(x, wd, bias, out);
-  } else if constexpr (same_type<T, float>::value &&
-                       same_type<Acc, float>::value && K <= kProjectDepth) {
+  } else if constexpr (std::is_same<T, float>::value &&
+                       std::is_same<Acc, float>::value && K <= kProjectDepth) {
     project_kmajor<M, GH, K>(x, wd, bias, out);
-  } else if constexpr (same_type<T, float>::value && same_type<Acc, float>::value) {
+  } else if constexpr (std::is_same<T, float>::value && std::is_same<Acc, float>::value) {
     gemm<M, GH, K, false, false, 0, 1, true>(x, wd, bias, 1.0f, 1.0f, out,
                                              identity{});
   } else {

@@ -19,10 +19,6 @@ namespace onnxcc {
 namespace rt {
 namespace detail {
 
-/// std::is_same without <type_traits> in this header's dependencies.
-template <typename A, typename B> struct same_type { static constexpr bool value = false; };
-template <typename A> struct same_type<A, A> { static constexpr bool value = true; };
-
 /// C[M x N] = A[M x K] * B^T + bias, B row-major [N x K], bias row i at
 /// bias + i * BRS. gemm.h's dot products for float (`backward`: see
 /// gemm_dots()), plain loops otherwise.
@@ -30,8 +26,8 @@ template <int64_t M, int64_t N, int64_t K, int64_t BRS, typename TA, typename TB
           typename Acc>
 inline void matmul_bt(const TA *A, const TB *B, const Acc *bias, Acc *C,
                       bool backward = false) {
-  if constexpr (same_type<TA, float>::value && same_type<TB, float>::value &&
-                same_type<Acc, float>::value) {
+  if constexpr (std::is_same<TA, float>::value && std::is_same<TB, float>::value &&
+                std::is_same<Acc, float>::value) {
     gemm_dots<M, N, K, false, BRS, 1, true>(A, B, bias, 1.0f, 1.0f, C, 0, N,
                                             identity{}, backward);
   } else {
@@ -220,7 +216,7 @@ inline void recurrent_product(const Acc *h, const TR *r, const Acc *bias,
                               Acc *out, bool backward) {
   constexpr int64_t H = S::hidden;
   if constexpr (S::r_transposed) {
-    static_assert(same_type<TR, float>::value && same_type<Acc, float>::value,
+    static_assert(std::is_same<TR, float>::value && std::is_same<Acc, float>::value,
                   "R is laid out k-major only for f32");
     matmul_kmajor<S::batch, N, H, GH, BRS>(h, r + J0, bias, out, backward);
   } else {
