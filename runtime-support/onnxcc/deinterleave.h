@@ -3,7 +3,9 @@
 // deinterleave(a, b) splits the 2 * width floats of two vectors into the
 // vector of their even elements and the vector of their odd ones: what a
 // stride-2 window (a 2x2 or 3x3 max pool at stride 2) needs to take a whole
-// vector of outputs at once. xsimd 8 has no such shuffle, so each instruction set
+// vector of outputs at once. interleave(a, b) is its inverse, a0 b0 a1 b1
+// ... across the whole width (xsimd 8's zip_lo/zip_hi zip within each
+// 128-bit lane on AVX and AVX-512). xsimd 8 has no such shuffle, so each instruction set
 // gets its own: AVX-512 two-source permutes, AVX lane swaps and in-lane
 // shuffles, SSE shuffles, NEON's unzips, for any vector
 // width the target has (an AVX-512 build also splits 8- and 4-wide ones).
@@ -29,7 +31,8 @@ template <typename V> struct even_odd {
   V even, odd;
 };
 
-/// Whether deinterleave has a shuffle for vectors of V's width here.
+/// Whether deinterleave and interleave have shuffles for vectors of V's
+/// width here.
 template <typename V> constexpr bool has_even_odd() {
 #if defined(__AVX512F__)
   if (V::size == 16)
@@ -73,6 +76,38 @@ template <typename V> ONNXCC_INLINE even_odd<V> deinterleave(V a, V b) {
             V(_mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)))};
 #elif defined(__ARM_NEON) || defined(__ARM_NEON__)
     const float32x4x2_t v = vuzpq_f32(a, b);
+    return {V(v.val[0]), V(v.val[1])};
+#endif
+  }
+  return {a, b}; // no such width: rejected above
+}
+
+/// The 2 * V::size floats a0 b0 a1 b1 ...: the first V::size in `even`,
+/// the rest in `odd` (the halves of the result, not its parities).
+template <typename V> ONNXCC_INLINE even_odd<V> interleave(V a, V b) {
+  static_assert(has_even_odd<V>(), "interleave: no shuffle for this width");
+  if constexpr (V::size == 16) {
+#if defined(__AVX512F__)
+    const __m512i lo = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20,
+                                         5, 21, 6, 22, 7, 23);
+    const __m512i hi = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12,
+                                         28, 13, 29, 14, 30, 15, 31);
+    return {V(_mm512_permutex2var_ps(a, lo, b)),
+            V(_mm512_permutex2var_ps(a, hi, b))};
+#endif
+  } else if constexpr (V::size == 8) {
+#if defined(__AVX__)
+    // In-lane unpacks zip each 128-bit half; lane swaps put them in order.
+    const __m256 lo = _mm256_unpacklo_ps(a, b); // a0 b0 a1 b1 | a4 b4 a5 b5
+    const __m256 hi = _mm256_unpackhi_ps(a, b); // a2 b2 a3 b3 | a6 b6 a7 b7
+    return {V(_mm256_permute2f128_ps(lo, hi, 0x20)),
+            V(_mm256_permute2f128_ps(lo, hi, 0x31))};
+#endif
+  } else if constexpr (V::size == 4) {
+#if defined(__SSE2__)
+    return {V(_mm_unpacklo_ps(a, b)), V(_mm_unpackhi_ps(a, b))};
+#elif defined(__ARM_NEON) || defined(__ARM_NEON__)
+    const float32x4x2_t v = vzipq_f32(a, b);
     return {V(v.val[0]), V(v.val[1])};
 #endif
   }

@@ -145,6 +145,42 @@ template <int64_t NC, typename AD, typename AH, typename AW> void checkPools() {
   expectClose(lp3, refLp3, "lp_pool p=3");
 }
 
+#if ONNXCC_HAS_SIMD
+/// interleave(a, b) is a0 b0 a1 b1 ... across the whole width (not within
+/// 128-bit lanes, as xsimd 8's zip_lo is on AVX), and deinterleave undoes
+/// it, at vectors of V's width.
+template <typename V> void checkInterleave() {
+  if constexpr (has_even_odd<V>()) {
+    constexpr int64_t W = V::size;
+    alignas(64) float a[W], b[W], lo[W], hi[W], even[W], odd[W];
+    for (int64_t i = 0; i < W; ++i) {
+      a[i] = static_cast<float>(i);
+      b[i] = static_cast<float>(100 + i);
+    }
+    const even_odd<V> z = interleave(V::load_unaligned(a), V::load_unaligned(b));
+    z.even.store_unaligned(lo);
+    z.odd.store_unaligned(hi);
+    for (int64_t i = 0; i < 2 * W; ++i) {
+      const float want = i % 2 == 0 ? a[i / 2] : b[i / 2];
+      EXPECT_EQ(i < W ? lo[i] : hi[i - W], want) << "width " << W << " element " << i;
+    }
+    const even_odd<V> back = deinterleave(z.even, z.odd);
+    back.even.store_unaligned(even);
+    back.odd.store_unaligned(odd);
+    for (int64_t i = 0; i < W; ++i) {
+      EXPECT_EQ(even[i], a[i]) << "width " << W;
+      EXPECT_EQ(odd[i], b[i]) << "width " << W;
+    }
+  }
+}
+
+TEST(Deinterleave, InterleaveInvertsDeinterleave) {
+  checkInterleave<vfloat>();
+  checkInterleave<vfloat_upto<8>>();
+  checkInterleave<vfloat_upto<4>>();
+}
+#endif
+
 // axis<In, Out, K, S, P, Pe, D>; every window here has a tap in the input,
 // as ONNX's pads < kernel ensures.
 TEST(Pool, OneDimensional) {
