@@ -3,7 +3,8 @@
 // Records the choice in kernel.conv2d's `algorithm` so that the memory
 // planner (scratch) and the emitter (the runtime call) read one decision.
 // See Passes.td for the rule; Conv2dOp::canUse says what each needs.
-// Choosing `winograd` also lays the weights out for it (U = G g G^T).
+// Choosing `winograd` also lays the weights out for it (U = G g G^T), and
+// choosing `pointwise_lanes` in panels of W^T.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConstantData.h"
@@ -90,6 +91,34 @@ bool paysForWinograd(kernel::Conv2dOp op, int64_t minChannels) {
           w[1] >= kMinMapChannels);
 }
 
+/// Whether a convolution that may run `pointwise` is worth running with
+/// its output channels in the lanes instead: see Passes.td.
+constexpr int64_t kMinLanesOutputs = 32, kMaxSmallMap = 25;
+constexpr int64_t kMinSmallMapInputs = 128, kMinLanesInputs = 256;
+bool paysForLanes(kernel::Conv2dOp op) {
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  const int64_t positions = y[2] * y[3];
+  const int64_t padded = (positions + 15) / 16 * 16 - positions;
+  if (!op.canUse("pointwise_lanes") || w[0] < kMinLanesOutputs ||
+      positions < 2)
+    return false;
+  return positions <= kMaxSmallMap ? w[1] >= kMinSmallMapInputs
+                                   : 8 * padded > positions &&
+                                         w[1] >= kMinLanesInputs;
+}
+
+/// W^T of OIHW 1x1 weights in panels of kPackedPanel output channels,
+/// [ceil(O / kPackedPanel), C, kPackedPanel], zeros past O.
+std::vector<double> lanesWeights(ArrayRef<double> w, int64_t o, int64_t c) {
+  constexpr int64_t panel = kernel::kPackedPanel;
+  std::vector<double> t((o + panel - 1) / panel * panel * c, 0.0);
+  for (int64_t oc = 0; oc < o; ++oc)
+    for (int64_t ic = 0; ic < c; ++ic)
+      t[(oc / panel * c + ic) * panel + oc % panel] = w[oc * c + ic];
+  return t;
+}
+
 int64_t inputChannels(kernel::Conv2dOp op) {
   return cast<ShapedType>(op.getInput().getType()).getShape()[1];
 }
@@ -119,9 +148,33 @@ struct ChooseConvAlgorithm
     return true;
   }
 
+  /// Sets `pointwise_lanes` and replaces the weight by its panels of W^T,
+  /// when it pays and the weights are constant.
+  bool tryLanes(kernel::Conv2dOp op) {
+    auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+    if (!paysForLanes(op))
+      return false;
+    ElementsAttr weights = getConstantElements(op.getWeight());
+    std::vector<double> g;
+    if (!weights || !readAsDoubles(weights, g))
+      return false;
+    constexpr int64_t panel = kernel::kPackedPanel;
+    auto type = RankedTensorType::get(
+        {(w[0] + panel - 1) / panel, w[1], panel},
+        cast<ShapedType>(op.getWeight().getType()).getElementType());
+    OpBuilder b(op);
+    Value t = kernel::WeightOp::create(
+        b, op.getWeight().getLoc(), type,
+        makeElements(type, ArrayRef<double>(lanesWeights(g, w[0], w[1]))));
+    op.getWeightMutable().assign(t);
+    op.setAlgorithm("pointwise_lanes");
+    return true;
+  }
+
   void runOnOperation() override {
     getOperation().walk([&](kernel::Conv2dOp op) {
-      if (op.getAlgorithm() == "winograd")
+      if (op.getAlgorithm() == "winograd" ||
+          op.getAlgorithm() == "pointwise_lanes")
         return; // already laid out for it
       // Cheapest first: no copy at all (unless a packed copy pays), then
       // fewer multiply-adds, then the general. A 1x1 depthwise convolution
@@ -131,6 +184,8 @@ struct ChooseConvAlgorithm
         op.setAlgorithm("depthwise");
         return;
       }
+      if (tryLanes(op))
+        return;
       if (op.canUse("pointwise")) {
         op.setAlgorithm(packsPointwise(op) ? "im2col" : "pointwise");
         return;

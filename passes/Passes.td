@@ -108,7 +108,16 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     packed panels, read contiguously by every row panel after (squeezenet's
     512 -> 1000 classifier: 1950 -> 1760 us; mobilenet_v2's 16 -> 96
     expand over 112x112: 640 -> 490 us), while fewer rows did not repay
-    the copy and a 7x7 map's 49 columns padded to 64 ran 25% slower,
+    the copy and a 7x7 map's 49 columns padded to 64 ran 25% slower;
+    but `pointwise_lanes` (output channels in the vector lanes, positions
+    along the register tile's rows) for an ungrouped f32 one with constant
+    weights and at least 32 output channels, over a map of 2 to 25
+    positions from 128 input channels, or over a larger map whose positions
+    pad more than an eighth to a multiple of 16 from 256 input channels
+    (mobilenet_v2's 7x7 layers from 320 or more channels: 0.74-0.83 of
+    `pointwise`'s time; 576 -> 160 over 3x3 0.35, over 5x5 0.55; 160 ->
+    960 over 7x7 0.93-1.04 and 128 -> 256 1.2, where the transposed store
+    of each tile is a larger share; never above 1.0 where chosen, AVX-512),
     `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and either at least 32 input and output channels
     (resnet18's 3x3 layers: 2.25x fewer multiply-adds, which pay for the
@@ -132,7 +141,8 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     Choosing `winograd` also rewrites the weight operand into the
     kernel's layout, U = G g G^T per (o, c) as a [16, O, C] constant,
     computed here in double precision, so the runtime never transforms
-    weights.
+    weights; choosing `pointwise_lanes` rewrites it into W^T in panels of
+    32 output channels, [ceil(O / 32), C, 32], zero past O.
   }];
   let options = [
     Option<"minWinogradChannels", "min-winograd-channels", "int64_t",

@@ -158,6 +158,12 @@ static bool hasWinogradWeight(Conv2dOp op) {
   return op.getAlgorithm() == "winograd";
 }
 
+/// `pointwise_lanes` reads W^T in panels of kPackedPanel output channels:
+/// [ceil(O / kPackedPanel), C, kPackedPanel] (conv_lanes.h).
+static bool hasLanesWeight(Conv2dOp op) {
+  return op.getAlgorithm() == "pointwise_lanes";
+}
+
 LogicalResult Conv2dOp::verify() {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   auto b = cast<ShapedType>(getBias().getType()).getShape();
@@ -166,6 +172,16 @@ LogicalResult Conv2dOp::verify() {
     if (w.size() != 3 || w[0] != 16 || b.size() != 1 || b[0] != w[1] ||
         x.size() != 4 || w[2] != x[1])
       return emitOpError() << "expects Winograd weight [16, O, C] and [O] bias";
+  } else if (hasLanesWeight(*this)) {
+    auto x = cast<ShapedType>(getInput().getType()).getShape();
+    auto y = cast<ShapedType>(getType()).getShape();
+    constexpr int64_t panel = kPackedPanel;
+    if (w.size() != 3 || w[2] != panel || x.size() != 4 || y.size() != 4 ||
+        w[1] != x[1] || w[0] != (y[1] + panel - 1) / panel ||
+        b.size() != 1 || b[0] != y[1])
+      return emitOpError()
+             << "expects pointwise_lanes weight [ceil(O / " << panel
+             << "), C, " << panel << "] and [O] bias";
   } else if (w.size() != 4 || b.size() != 1 || b[0] != w[0]) {
     return emitOpError() << "expects OIHW weight and [O] bias, got ranks "
                          << w.size() << " and " << b.size();
@@ -184,6 +200,8 @@ LogicalResult Conv2dOp::verify() {
 std::array<int64_t, 2> Conv2dOp::getWindow() {
   if (hasWinogradWeight(*this))
     return {3, 3};
+  if (hasLanesWeight(*this))
+    return {1, 1};
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   return {w[2], w[3]};
 }
@@ -199,6 +217,16 @@ bool Conv2dOp::canUse(StringRef algorithm) {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   if (hasWinogradWeight(*this))
     return algorithm == "winograd"; // the weight is in no other layout
+  // A 1x1 window (the lanes layout has no other), no pads, stride 1.
+  auto [kh, kw] = getWindow();
+  const bool pointwise =
+      kh == 1 && kw == 1 &&
+      llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
+      llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
+  const bool lanes =
+      pointwise && getGroup() == 1 && elementOf(getOutput()).isF32();
+  if (hasLanesWeight(*this)) // nor is this weight in any other layout
+    return algorithm == "pointwise_lanes" && lanes;
   if (algorithm == "im2col")
     return true;
   if (algorithm == "implicit_gemm")
@@ -217,9 +245,9 @@ bool Conv2dOp::canUse(StringRef algorithm) {
            w[1] == 1;
   }
   if (algorithm == "pointwise")
-    return w[2] == 1 && w[3] == 1 &&
-           llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
-           llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
+    return pointwise;
+  if (algorithm == "pointwise_lanes")
+    return lanes;
   return false;
 }
 

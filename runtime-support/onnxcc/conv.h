@@ -9,7 +9,9 @@
 // on weights the compiler transformed; `implicit_gemm`, an ungrouped one
 // whose GEMM reads its columns from padded input planes (conv_implicit.h);
 // `pointwise_split_depth`, a pointwise one whose threads split its input
-// channels (conv_split_depth.h: kernel.conv2d's `split_depth`).
+// channels (conv_split_depth.h: kernel.conv2d's `split_depth`);
+// `pointwise_lanes`, a pointwise one with its output channels in the
+// vector lanes, on W^T the compiler packed (conv_lanes.h).
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -29,6 +31,7 @@
 #define ONNXCC_RUNTIME_CONV_H
 
 #include "onnxcc/conv_implicit.h"
+#include "onnxcc/conv_lanes.h"
 #include "onnxcc/conv_split_depth.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/gemm_packed.h"
@@ -163,7 +166,8 @@ enum class conv_algo {
   pointwise,
   winograd,
   implicit_gemm,
-  pointwise_split_depth
+  pointwise_split_depth,
+  pointwise_lanes
 };
 
 /// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
@@ -195,6 +199,9 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
   } else if constexpr (Algo == conv_algo::pointwise_split_depth) {
     serial one;
     conv2d_pointwise_split_depth<S>(one, x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::pointwise_lanes) {
+    (void)scratch;
+    conv2d_lanes<S>(x, w, bias, y, epi);
   } else {
     for (int64_t n = 0; n < S::N; ++n)
       for (int64_t g = 0; g < S::G; ++g)
@@ -212,6 +219,9 @@ inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
     conv2d_implicit<S>(par, x, w, bias, y, scratch, epi);
   } else if constexpr (Algo == conv_algo::pointwise_split_depth) {
     conv2d_pointwise_split_depth<S>(par, x, w, bias, y, scratch, epi);
+  } else if constexpr (Algo == conv_algo::pointwise_lanes) {
+    (void)scratch;
+    conv2d_lanes<S>(par, x, w, bias, y, epi);
   } else if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;

@@ -49,9 +49,12 @@ ONNXCC_INLINE void finish_split_depth(const float *bias, float *y,
     float *yu = y + u * P;
     const float *pu = D > 1 ? partials + u * P : nullptr;
     const int64_t o = u % S::O;
-    int64_t j = 0;
+    // The scalar tail starts at a constant: from the vector loop's end,
+    // g++ 12 warned of an out-of-range iteration of a tail that never runs
+    // (-Waggressive-loop-optimizations; 48 -> 16 channels over 56x56).
+    constexpr int64_t kTail = ONNXCC_HAS_SIMD ? P / kVecWidth * kVecWidth : 0;
 #if ONNXCC_HAS_SIMD
-    for (; j + kVecWidth <= P; j += kVecWidth) {
+    for (int64_t j = 0; j < kTail; j += kVecWidth) {
       vfloat v = vfloat::load_unaligned(yu + j);
       for (int s = 0; s + 1 < D; ++s)
         v += vfloat::load_unaligned(pu + s * stride + j);
@@ -59,7 +62,7 @@ ONNXCC_INLINE void finish_split_depth(const float *bias, float *y,
           .store_unaligned(yu + j);
     }
 #endif
-    for (; j < P; ++j) {
+    for (int64_t j = kTail; j < P; ++j) {
       float v = yu[j];
       for (int s = 0; s + 1 < D; ++s)
         v += pu[s * stride + j];

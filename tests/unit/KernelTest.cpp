@@ -467,6 +467,17 @@ std::vector<float> winogradWeights(const std::vector<float> &g, int64_t O, int64
   return u;
 }
 
+/// W^T of OIHW 1x1 weights in panels of 32 output channels, [ceil(O /
+/// 32)][C][32], zeros past O: what onnxcc-choose-conv-algorithm writes for
+/// pointwise_lanes. The zeros are NaN here, to show they are never used.
+std::vector<float> lanesWeights(const std::vector<float> &w, int64_t O, int64_t C) {
+  std::vector<float> t((O + 31) / 32 * 32 * C, NAN);
+  for (int64_t o = 0; o < O; ++o)
+    for (int64_t c = 0; c < C; ++c)
+      t[(o / 32 * C + c) * 32 + o % 32] = w[o * C + c];
+  return t;
+}
+
 template <typename S, conv_algo Algo = conv_algo::im2col, typename Epi = identity>
 void checkConv(Epi epi = {}) {
   auto x = randomVector(S::N * S::C * S::H * S::W, 8);
@@ -483,6 +494,9 @@ void checkConv(Epi epi = {}) {
     scratch.assign(winograd_shape<S>::kScratch, NAN); // garbage is not read
     conv2d<S, Algo>(x.data(), winogradWeights(w, S::O, S::C).data(), bias.data(),
                     y.data(), scratch.data(), epi);
+  } else if constexpr (Algo == conv_algo::pointwise_lanes) {
+    conv2d<S, Algo>(x.data(), lanesWeights(w, S::O, S::C).data(), bias.data(),
+                    y.data(), nullptr, epi);
   } else {
     conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
                     scratch.empty() ? nullptr : scratch.data(), epi);
@@ -548,6 +562,24 @@ TEST(Conv, WinogradMapMatchesDirect) {
   checkConv<conv_shape<1, 3, 2, 16, 9, 3, 3, 2, 16, 1, 1, 1, 1, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 6, 6, 10, 8, 3, 3, 6, 9, 1, 1, 1, 1, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 1, 8, 9, 17, 3, 3, 6, 7, 1, 1, 0, 1, 1, 1, 1>, A>(relu);
+}
+
+// A 1x1 convolution with its output channels in the lanes (conv_lanes.h):
+// 7x7 and 5x5 maps (49 positions: tiles of 12 and the near-equal rest),
+// 2 positions, output channels in whole panels of 32 (160), one past them
+// (33: a last panel of one channel), part of a register panel (50, 8);
+// depth blocks of 128 (129 and 300 input channels: 2 and 3 blocks; 3:
+// one), 182 positions (runs of 128 and 54), a batch and a fused ReLU.
+// NaN in the weight panels past O shows those columns are never stored.
+TEST(Conv, PointwiseLanesMatchesDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr auto A = conv_algo::pointwise_lanes;
+  checkConv<conv_shape<1, 129, 7, 7, 160, 1, 1, 7, 7, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<2, 300, 5, 5, 33, 1, 1, 5, 5, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 1, 2, 50, 1, 1, 1, 2, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<1, 20, 3, 3, 8, 1, 1, 3, 3, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 64, 14, 13, 40, 1, 1, 14, 13, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
+  static_assert(14 * 13 > kLanesPositions, "two runs of positions");
 }
 
 // Implicit GEMM: rows narrower than, as wide as and one wider than a

@@ -168,10 +168,12 @@ TEST(ThreadedGemm, TransposedBCutsOutputs) {
 }
 
 template <typename S, conv_algo Algo, int T> struct ConvCase {
-  // Winograd's weight is U, [16][O][C]; any values compare the splits.
-  static constexpr int64_t kWeights = Algo == conv_algo::winograd
-                                          ? 16 * S::O * S::C
-                                          : S::O * S::Cg * S::KH * S::KW;
+  // Winograd's weight is U, [16][O][C], pointwise_lanes' W^T in panels,
+  // [ceil(O / 32)][C][32]; any values compare the splits.
+  static constexpr int64_t kWeights =
+      Algo == conv_algo::winograd          ? 16 * S::O * S::C
+      : Algo == conv_algo::pointwise_lanes ? (S::O + 31) / 32 * 32 * S::C
+                                           : S::O * S::Cg * S::KH * S::KW;
   std::vector<float> x = randomVector(S::N * S::C * S::H * S::W, 8),
                      w = randomVector(kWeights, 9),
                      bias = randomVector(S::O, 10);
@@ -249,6 +251,17 @@ TEST(ThreadedConv, WinogradSplitsChannelsThenProducts) {
             conv_algo::winograd>();
   checkConv<conv_shape<1, 2, 6, 6, 3, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>();
+}
+
+// Output channels in the lanes: whole register panels where they split
+// evenly over the 3 threads or number at least 4 a thread, else the
+// positions (here 1 or 2 panels by the ISA, 70 positions; 8 positions,
+// fewer tiles than threads would get).
+TEST(ThreadedConv, PointwiseLanesSplitsPanelsOrPositions) {
+  constexpr auto A = conv_algo::pointwise_lanes;
+  checkConv<conv_shape<1, 40, 7, 10, 40, 1, 1, 7, 10, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<2, 140, 2, 4, 30, 1, 1, 2, 4, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 16, 5, 5, 400, 1, 1, 5, 5, 1, 1, 0, 0, 1, 1, 1>, A>();
 }
 
 TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {

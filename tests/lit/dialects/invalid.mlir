@@ -91,6 +91,25 @@ func.func @conv_algorithm_mismatch(%x: tensor<1x2x4x4xf32>, %w: tensor<4x2x3x3xf
 
 // -----
 
+// pointwise_lanes' weight is W^T in panels of 32 output channels: 40
+// outputs need 2 panels.
+func.func @conv_lanes_weight(%x: tensor<1x3x2x2xf32>, %w: tensor<1x3x32xf32>, %b: tensor<40xf32>) -> tensor<1x40x2x2xf32> {
+  // expected-error @+1 {{expects pointwise_lanes weight [ceil(O / 32), C, 32] and [O] bias}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "pointwise_lanes"} : (tensor<1x3x2x2xf32>, tensor<1x3x32xf32>, tensor<40xf32>) -> tensor<1x40x2x2xf32>
+  return %0 : tensor<1x40x2x2xf32>
+}
+
+// -----
+
+// A 1x1 convolution over a padded input is no pointwise one.
+func.func @conv_lanes_padded(%x: tensor<1x3x2x2xf32>, %w: tensor<1x3x32xf32>, %b: tensor<32xf32>) -> tensor<1x32x4x4xf32> {
+  // expected-error @+1 {{cannot use algorithm 'pointwise_lanes' for this convolution}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "pointwise_lanes"} : (tensor<1x3x2x2xf32>, tensor<1x3x32xf32>, tensor<32xf32>) -> tensor<1x32x4x4xf32>
+  return %0 : tensor<1x32x4x4xf32>
+}
+
+// -----
+
 func.func @conv_split_depth_one_thread(%x: tensor<1x6x4x4xf32>, %w: tensor<2x6x1x1xf32>, %b: tensor<2xf32>) -> tensor<1x2x4x4xf32> {
   // expected-error @+1 {{splits its depth only as a pointwise convolution of one group on several threads}}
   %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "pointwise", split_depth = true} : (tensor<1x6x4x4xf32>, tensor<2x6x1x1xf32>, tensor<2xf32>) -> tensor<1x2x4x4xf32>

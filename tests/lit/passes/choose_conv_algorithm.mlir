@@ -213,3 +213,44 @@ func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<1x2x3x3xf32>, %b: tensor<1xf
   %1 = kernel.conv2d %x, %c, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x2x5x5xf32>, tensor<1x2x3x3xf32>, tensor<1xf32>) -> tensor<1x1x3x3xf32>
   return %0, %1 : tensor<1x1x5x5xf32>, tensor<1x1x3x3xf32>
 }
+
+// -----
+
+// 1x1 convolutions with constant weights and at least 32 output channels
+// run with their output channels in the lanes, the weight rewritten into
+// panels of W^T, [ceil(O / 32), C, 32], and no scratch: over a 7x7 map
+// (49 positions pad 15 to 64) from 256 input channels; over a 5x5 map
+// (at most 25 positions) from 128. Not from 255 or 127 input channels,
+// with 31 output channels, over a 14x14 map (196 pad 12, under an
+// eighth), over one position, or with weights that are not constants.
+// CHECK-LABEL: func @main
+// CHECK: %[[A:.*]] = kernel.weight {{.*}} : tensor<1x256x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[A]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x32x7x7xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<32x255x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<31x256x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x14x14xf32>
+// CHECK: %[[E:.*]] = kernel.weight {{.*}} : tensor<2x128x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[E]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x40x5x5xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<40x127x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}(tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>)
+// CHECK: return
+// PLAN-LABEL: func @main(%arg0: tensor<1x256x7x7xf32>
+// PLAN-NOT: kernel.scratch_offset
+// PLAN: return
+func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: tensor<1x256x14x14xf32>, %x5: tensor<1x128x5x5xf32>, %x5n: tensor<1x127x5x5xf32>, %x1: tensor<1x256x1x1xf32>, %wv: tensor<32x256x1x1xf32>, %b32: tensor<32xf32>, %b31: tensor<31xf32>, %b40: tensor<40xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<32x256x1x1xf32>
+  %wn = kernel.weight dense<1.0> : tensor<32x255x1x1xf32>
+  %w31 = kernel.weight dense<1.0> : tensor<31x256x1x1xf32>
+  %w5 = kernel.weight dense<1.0> : tensor<40x128x1x1xf32>
+  %w5n = kernel.weight dense<1.0> : tensor<40x127x1x1xf32>
+  %0 = kernel.conv2d %x7, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %1 = kernel.conv2d %x7n, %wn, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x255x7x7xf32>, tensor<32x255x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %2 = kernel.conv2d %x7, %w31, %b31 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<31x256x1x1xf32>, tensor<31xf32>) -> tensor<1x31x7x7xf32>
+  %3 = kernel.conv2d %x14, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x14x14xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x14x14xf32>
+  %4 = kernel.conv2d %x5, %w5, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x128x5x5xf32>, tensor<40x128x1x1xf32>, tensor<40xf32>) -> tensor<1x40x5x5xf32>
+  %5 = kernel.conv2d %x5n, %w5n, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x127x5x5xf32>, tensor<40x127x1x1xf32>, tensor<40xf32>) -> tensor<1x40x5x5xf32>
+  %6 = kernel.conv2d %x1, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x1x1xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x1x1xf32>
+  %7 = kernel.conv2d %x7, %wv, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>
+}

@@ -7,7 +7,11 @@ copy per thread), a 1x1 (the product alone), a 3x3 stride-1 one of 32
 channels (Winograd: transforms by channel, whole GEMMs per thread), a
 residual Add fused with a Tanh (a map cut into whole vectors), a 3x3
 average pool, a 3x3 stride-2 convolution (im2col cut by channel, then the
-product by tile), then a Gemm; onnxruntime computes the references."""
+product by tile), a 3x3 stride-3 one to 288 channels over 5x5, a 1x1
+from them to 160 (output channels in the lanes: 5 register panels under
+AVX-512, cut by position at 2 and 3 threads; 10 under AVX2, cut by panel
+at 2 and by position at 3; 20 under SSE2, cut by panel), then a Gemm;
+onnxruntime computes the references."""
 import sys
 
 import numpy as np
@@ -33,7 +37,9 @@ inits = [weight("dw", 48, 1, 3, 3), weight("dwb", 48),
          weight("pw", 32, 48, 1, 1), weight("pwb", 32),
          weight("ww", 32, 32, 3, 3), weight("wwb", 32),
          weight("cw", 40, 32, 3, 3), weight("cwb", 40),
-         weight("fw", 64, 40 * 14 * 14), weight("fb", 64)]
+         weight("sw", 288, 40, 3, 3), weight("swb", 288),
+         weight("lw", 160, 288, 1, 1), weight("lwb", 160),
+         weight("fw", 64, 160 * 5 * 5), weight("fb", 64)]
 nodes = [
     helper.make_node("Conv", ["x", "dw", "dwb"], ["a"], group=48, pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["a"], ["a1"]),
@@ -51,7 +57,11 @@ nodes = [
     helper.make_node("AveragePool", ["r1"], ["v"], kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
     helper.make_node("Conv", ["v", "cw", "cwb"], ["c"], strides=[2, 2], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["c1"]),
-    helper.make_node("Flatten", ["c1"], ["f"]),
+    helper.make_node("Conv", ["c1", "sw", "swb"], ["s"], strides=[3, 3], pads=[1, 1, 1, 1]),
+    helper.make_node("Relu", ["s"], ["s1"]),
+    helper.make_node("Conv", ["s1", "lw", "lwb"], ["l"]),
+    helper.make_node("Relu", ["l"], ["l1"]),
+    helper.make_node("Flatten", ["l1"], ["f"]),
     helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1),
 ]
 graph = helper.make_graph(
