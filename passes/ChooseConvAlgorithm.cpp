@@ -127,48 +127,45 @@ struct ChooseConvAlgorithm
     : onnxcc::impl::ChooseConvAlgorithmBase<ChooseConvAlgorithm> {
   using ChooseConvAlgorithmBase::ChooseConvAlgorithmBase;
 
-  /// Sets `winograd` and replaces the weight by its transform, when the
-  /// convolution may use it, pays for it and its weights are constant.
-  bool tryWinograd(kernel::Conv2dOp op) {
+  /// Sets `algorithm` with the weight rewritten into its layout: `layout`
+  /// maps the OIHW weights (as doubles, O and C) to `dims` of values. False,
+  /// changing nothing, when the weights are not constants.
+  template <typename Layout>
+  static bool relayOut(kernel::Conv2dOp op, StringRef algorithm,
+                       ArrayRef<int64_t> dims, Layout layout) {
     auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-    if (!op.canUse("winograd") || !paysForWinograd(op, minWinogradChannels))
-      return false;
     ElementsAttr weights = getConstantElements(op.getWeight());
     std::vector<double> g;
     if (!weights || !readAsDoubles(weights, g))
       return false;
     auto type = RankedTensorType::get(
-        {16, w[0], w[1]}, cast<ShapedType>(op.getWeight().getType()).getElementType());
+        dims, cast<ShapedType>(op.getWeight().getType()).getElementType());
     OpBuilder b(op);
-    Value u = kernel::WeightOp::create(
+    Value laid = kernel::WeightOp::create(
         b, op.getWeight().getLoc(), type,
-        makeElements(type, ArrayRef<double>(winogradWeights(g, w[0], w[1]))));
-    op.getWeightMutable().assign(u);
-    op.setAlgorithm("winograd");
+        makeElements(type, ArrayRef<double>(layout(g, w[0], w[1]))));
+    op.getWeightMutable().assign(laid);
+    op.setAlgorithm(algorithm);
     return true;
+  }
+
+  /// Sets `winograd` and replaces the weight by its transform, when the
+  /// convolution may use it, pays for it and its weights are constant.
+  bool tryWinograd(kernel::Conv2dOp op) {
+    auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+    return op.canUse("winograd") &&
+           paysForWinograd(op, minWinogradChannels) &&
+           relayOut(op, "winograd", {16, w[0], w[1]}, winogradWeights);
   }
 
   /// Sets `pointwise_lanes` and replaces the weight by its panels of W^T,
   /// when it pays and the weights are constant.
   bool tryLanes(kernel::Conv2dOp op) {
     auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-    if (!paysForLanes(op))
-      return false;
-    ElementsAttr weights = getConstantElements(op.getWeight());
-    std::vector<double> g;
-    if (!weights || !readAsDoubles(weights, g))
-      return false;
     constexpr int64_t panel = kernel::kPackedPanel;
-    auto type = RankedTensorType::get(
-        {(w[0] + panel - 1) / panel, w[1], panel},
-        cast<ShapedType>(op.getWeight().getType()).getElementType());
-    OpBuilder b(op);
-    Value t = kernel::WeightOp::create(
-        b, op.getWeight().getLoc(), type,
-        makeElements(type, ArrayRef<double>(lanesWeights(g, w[0], w[1]))));
-    op.getWeightMutable().assign(t);
-    op.setAlgorithm("pointwise_lanes");
-    return true;
+    return paysForLanes(op) &&
+           relayOut(op, "pointwise_lanes",
+                    {(w[0] + panel - 1) / panel, w[1], panel}, lanesWeights);
   }
 
   void runOnOperation() override {
