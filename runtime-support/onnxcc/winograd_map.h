@@ -12,14 +12,16 @@
 // input (64 KiB at 16 channels) grow with the tiles.
 //
 // Here each (xi, c) of the transformed input is one row of kLanes floats,
-// tile t = th * TW + tw in lane t (zero past the last tile), so
-//   - the input transform gathers each tap's tiles into a row once and
-//     then transforms whole rows (B^T d B, lanes across tiles);
+// tile t = th * TW + tw in lane t (finite values past the last tile,
+// never stored), so
+//   - the input transform runs along each padded input row for every tile
+//     column, then along the rows for whole rows of lanes (B^T d B);
 //   - a register tile of R output channels x a row of lanes accumulates
 //     U_xi[o][c] * V_xi[c] over c, for all 16 xi of its channels in turn,
 //     into a stack block of [16][R][kLanes];
 //   - the output transform (A^T M A) then reads that block, still in L1,
-//     and scatters each lane's 2x2 outputs to the map.
+//     interleaves each tile row's two output columns in registers and
+//     copies whole output rows to the map.
 // The scratch holds V only, [16][C][kLanes] floats, within what
 // Conv2dOp::getScratchElements reserves for `winograd`.
 //
