@@ -155,9 +155,18 @@ def ort_library():
     return libs[0]
 
 
+def cxx_name(name):
+    """The C++ namespace for a model directory's name: onnxcc --name takes
+    identifiers only, and split_layers.py's layer directories (and many
+    model names) start with a digit or hold a '-'."""
+    ident = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    return ident if re.match(r"[A-Za-z_]", ident) else "m_" + ident
+
+
 def build(model_dir, name, batch, work, args, threads=1):
     """Compiles (onnxcc --threads `threads`) and builds one model at one
     batch in `work`; returns (exe, ports, info)."""
+    name = cxx_name(name)
     model_path = os.path.join(model_dir, "model.onnx")
     model = onnx.load(model_path, load_external_data=False)
     gen = os.path.join(work, "gen")
@@ -255,6 +264,7 @@ def model_flops(model_path, ports):
 
 def time_ctypes(gen, name, ports, files, work, args):
     """Median ns of predict() called from Python through ctypes."""
+    name = cxx_name(name)
     so = os.path.join(work, f"lib{name}.so")
     sh([args.cxx, "-std=c++17", "-O3", "-DNDEBUG", "-march=native", "-fPIC", "-shared",
         "-I", gen, "-I", args.runtime, os.path.join(gen, f"{name}.cpp"),

@@ -4,7 +4,7 @@
 // planner (scratch) and the emitter (the runtime call) read one decision.
 // See Passes.td for the rule; Conv2dOp::canUse says what each needs.
 // Choosing `winograd` also lays the weights out for it (U = G g G^T), and
-// choosing `pointwise_lanes` in panels of W^T.
+// choosing `pointwise_lanes` or `im2col_lanes` in panels of W^T.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConstantData.h"
@@ -108,14 +108,27 @@ bool paysForLanes(kernel::Conv2dOp op) {
                                          w[1] >= kMinLanesInputs;
 }
 
-/// W^T of OIHW 1x1 weights in panels of kPackedPanel output channels,
-/// [ceil(O / kPackedPanel), C, kPackedPanel], zeros past O.
-std::vector<double> lanesWeights(ArrayRef<double> w, int64_t o, int64_t c) {
+/// Whether a convolution left to `im2col` pays for running its product
+/// with the output channels in the lanes instead (`im2col_lanes`): see
+/// Passes.td.
+constexpr int64_t kMinIm2colLanesRows = 256, kMaxIm2colLanesPositions = 256;
+bool paysForIm2colLanes(kernel::Conv2dOp op) {
+  auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+  auto y = cast<ShapedType>(op.getType()).getShape();
+  return op.canUse("im2col_lanes") && w[0] >= kMinLanesOutputs &&
+         w[1] * w[2] * w[3] >= kMinIm2colLanesRows &&
+         y[2] * y[3] <= kMaxIm2colLanesPositions;
+}
+
+/// W^T of OIHW weights in panels of kPackedPanel output channels,
+/// [ceil(O / kPackedPanel), C * KH * KW, kPackedPanel], zeros past O.
+std::vector<double> lanesWeights(ArrayRef<double> w, int64_t o, int64_t) {
   constexpr int64_t panel = kernel::kPackedPanel;
-  std::vector<double> t((o + panel - 1) / panel * panel * c, 0.0);
+  const int64_t k = static_cast<int64_t>(w.size()) / o; // C * KH * KW
+  std::vector<double> t((o + panel - 1) / panel * panel * k, 0.0);
   for (int64_t oc = 0; oc < o; ++oc)
-    for (int64_t ic = 0; ic < c; ++ic)
-      t[(oc / panel * c + ic) * panel + oc % panel] = w[oc * c + ic];
+    for (int64_t r = 0; r < k; ++r)
+      t[(oc / panel * k + r) * panel + oc % panel] = w[oc * k + r];
   return t;
 }
 
@@ -168,10 +181,22 @@ struct ChooseConvAlgorithm
                     {(w[0] + panel - 1) / panel, w[1], panel}, lanesWeights);
   }
 
+  /// Sets `im2col_lanes` and replaces the weight by its panels of W^T,
+  /// the window kept, when it pays and the weights are constant.
+  bool tryIm2colLanes(kernel::Conv2dOp op) {
+    auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
+    constexpr int64_t panel = kernel::kPackedPanel;
+    return paysForIm2colLanes(op) &&
+           relayOut(op, "im2col_lanes",
+                    {(w[0] + panel - 1) / panel, w[1], w[2], w[3], panel},
+                    lanesWeights);
+  }
+
   void runOnOperation() override {
     getOperation().walk([&](kernel::Conv2dOp op) {
       if (op.getAlgorithm() == "winograd" ||
-          op.getAlgorithm() == "pointwise_lanes")
+          op.getAlgorithm() == "pointwise_lanes" ||
+          op.getAlgorithm() == "im2col_lanes")
         return; // already laid out for it
       // Cheapest first: no copy at all (unless a packed copy pays), then
       // fewer multiply-adds, then the general. A 1x1 depthwise convolution
@@ -189,11 +214,14 @@ struct ChooseConvAlgorithm
       }
       if (tryWinograd(op))
         return;
-      op.setAlgorithm(op.canUse("implicit_gemm") &&
-                              (isStride1(op) || inputChannels(op) <=
-                                                    kMaxStridedImplicitChannels)
-                          ? "implicit_gemm"
-                          : "im2col");
+      if (op.canUse("implicit_gemm") &&
+          (isStride1(op) ||
+           inputChannels(op) <= kMaxStridedImplicitChannels)) {
+        op.setAlgorithm("implicit_gemm");
+        return;
+      }
+      if (!tryIm2colLanes(op))
+        op.setAlgorithm("im2col");
     });
   }
 };

@@ -158,10 +158,13 @@ static bool hasWinogradWeight(Conv2dOp op) {
   return op.getAlgorithm() == "winograd";
 }
 
-/// `pointwise_lanes` reads W^T in panels of kPackedPanel output channels:
-/// [ceil(O / kPackedPanel), C, kPackedPanel] (conv_lanes.h).
+/// `pointwise_lanes` reads W^T in panels of kPackedPanel output channels,
+/// [ceil(O / kPackedPanel), C, kPackedPanel], and `im2col_lanes` the same
+/// with the window kept, [ceil(O / kPackedPanel), C, KH, KW, kPackedPanel]
+/// (conv_lanes.h).
 static bool hasLanesWeight(Conv2dOp op) {
-  return op.getAlgorithm() == "pointwise_lanes";
+  return op.getAlgorithm() == "pointwise_lanes" ||
+         op.getAlgorithm() == "im2col_lanes";
 }
 
 LogicalResult Conv2dOp::verify() {
@@ -176,12 +179,15 @@ LogicalResult Conv2dOp::verify() {
     auto x = cast<ShapedType>(getInput().getType()).getShape();
     auto y = cast<ShapedType>(getType()).getShape();
     constexpr int64_t panel = kPackedPanel;
-    if (w.size() != 3 || w[2] != panel || x.size() != 4 || y.size() != 4 ||
-        w[1] != x[1] || w[0] != (y[1] + panel - 1) / panel ||
+    const bool windowed = getAlgorithm() == "im2col_lanes";
+    const size_t rank = windowed ? 5 : 3;
+    if (w.size() != rank || w.back() != panel || x.size() != 4 ||
+        y.size() != 4 || w[1] != x[1] || w[0] != (y[1] + panel - 1) / panel ||
         b.size() != 1 || b[0] != y[1])
-      return emitOpError()
-             << "expects pointwise_lanes weight [ceil(O / " << panel
-             << "), C, " << panel << "] and [O] bias";
+      return emitOpError() << "expects " << getAlgorithm()
+                           << " weight [ceil(O / " << panel << "), C, "
+                           << (windowed ? "KH, KW, " : "") << panel
+                           << "] and [O] bias";
   } else if (w.size() != 4 || b.size() != 1 || b[0] != w[0]) {
     return emitOpError() << "expects OIHW weight and [O] bias, got ranks "
                          << w.size() << " and " << b.size();
@@ -200,10 +206,10 @@ LogicalResult Conv2dOp::verify() {
 std::array<int64_t, 2> Conv2dOp::getWindow() {
   if (hasWinogradWeight(*this))
     return {3, 3};
-  if (hasLanesWeight(*this))
+  if (getAlgorithm() == "pointwise_lanes")
     return {1, 1};
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
-  return {w[2], w[3]};
+  return {w[2], w[3]}; // OIHW, or im2col_lanes' [O / 32, C, KH, KW, 32]
 }
 
 int64_t Conv2dOp::getMacs() {
@@ -223,10 +229,11 @@ bool Conv2dOp::canUse(StringRef algorithm) {
       kh == 1 && kw == 1 &&
       llvm::all_of(getPads(), [](int64_t p) { return p == 0; }) &&
       llvm::all_of(getStrides(), [](int64_t s) { return s == 1; });
-  const bool lanes =
-      pointwise && getGroup() == 1 && elementOf(getOutput()).isF32();
-  if (hasLanesWeight(*this)) // nor is this weight in any other layout
-    return algorithm == "pointwise_lanes" && lanes;
+  const bool ungroupedF32 = getGroup() == 1 && elementOf(getOutput()).isF32();
+  const bool lanes = pointwise && ungroupedF32;
+  if (hasLanesWeight(*this)) // nor are these weights in any other layout
+    return algorithm == getAlgorithm() &&
+           (algorithm == "im2col_lanes" ? ungroupedF32 : lanes);
   if (algorithm == "im2col")
     return true;
   if (algorithm == "implicit_gemm")
@@ -248,6 +255,8 @@ bool Conv2dOp::canUse(StringRef algorithm) {
     return pointwise;
   if (algorithm == "pointwise_lanes")
     return lanes;
+  if (algorithm == "im2col_lanes")
+    return ungroupedF32;
   return false;
 }
 
@@ -271,6 +280,11 @@ int64_t Conv2dOp::getScratchElements() {
     int64_t hp = (y[2] - 1) * s[0] + (w[2] - 1) * d[0] + 1;
     int64_t wp = (y[3] - 1) * s[1] + (w[3] - 1) * d[1] + 1;
     return x[1] * hp * s[1] * ((wp + s[1] - 1) / s[1]) + 32;
+  }
+  if (getAlgorithm() == "im2col_lanes") {
+    // im2row() of one image (conv_lanes.h): C * KH * KW rows of OH * OW.
+    auto [kh, kw] = getWindow();
+    return x[1] * kh * kw * y[2] * y[3];
   }
   if (getSplitDepth()) // split_depth_floats() (conv_split_depth.h)
     return (getThreads() - 1) * cast<ShapedType>(getType()).getNumElements();

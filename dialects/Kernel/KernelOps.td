@@ -107,11 +107,14 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     scratch) or `winograd` (3x3, stride 1, one
     group: Winograd F(2,3), 16 GEMMs in the transformed domain; the weight
     is then U = G g G^T as [16, O, C], which the pass choosing it writes,
-    and the scratch holds the transformed input and the products) or
+    and the scratch holds the transformed input and the products),
     `pointwise_lanes` (a `pointwise` f32 one of one group with the output
     channels in the vector lanes; the weight is then W^T in panels of 32
     output channels, [ceil(O / 32), C, 32], zero past O, which the pass
-    choosing it writes; no scratch).
+    choosing it writes; no scratch) or `im2col_lanes` (any f32 one of one
+    group the same way over im2col's rows: the weight is [ceil(O / 32), C,
+    KH, KW, 32], and the scratch holds the C * KH * KW rows of OH * OW
+    positions of one image, row-major).
 
     `threads` is how many threads split it, set by onnxcc-choose-threads.
     A grouped `im2col` convolution gives each thread its own scratch, so

@@ -11,7 +11,8 @@
 // `pointwise_split_depth`, a pointwise one whose threads split its input
 // channels (conv_split_depth.h: kernel.conv2d's `split_depth`);
 // `pointwise_lanes`, a pointwise one with its output channels in the
-// vector lanes, on W^T the compiler packed (conv_lanes.h).
+// vector lanes, on W^T the compiler packed, and `im2col_lanes`, any
+// ungrouped one the same way over im2col's rows (conv_lanes.h).
 //
 // conv2d(par, ...) runs on par's threads (parallel.h). An ungrouped
 // convolution splits its im2col by channel, then its GEMM by tile; a
@@ -167,7 +168,8 @@ enum class conv_algo {
   winograd,
   implicit_gemm,
   pointwise_split_depth,
-  pointwise_lanes
+  pointwise_lanes,
+  im2col_lanes
 };
 
 /// Image n, group g: im2col into `cols` (packed) and gemm_packed, or, for
@@ -202,6 +204,8 @@ inline void conv2d(const float *x, const float *w, const float *bias, float *y,
   } else if constexpr (Algo == conv_algo::pointwise_lanes) {
     (void)scratch;
     conv2d_lanes<S>(x, w, bias, y, epi);
+  } else if constexpr (Algo == conv_algo::im2col_lanes) {
+    conv2d_im2col_lanes<S>(x, w, bias, y, scratch, epi);
   } else {
     for (int64_t n = 0; n < S::N; ++n)
       for (int64_t g = 0; g < S::G; ++g)
@@ -222,6 +226,8 @@ inline void conv2d(Par &par, const float *x, const float *w, const float *bias,
   } else if constexpr (Algo == conv_algo::pointwise_lanes) {
     (void)scratch;
     conv2d_lanes<S>(par, x, w, bias, y, epi);
+  } else if constexpr (Algo == conv_algo::im2col_lanes) {
+    conv2d_im2col_lanes<S>(par, x, w, bias, y, scratch, epi);
   } else if constexpr (S::G == 1) {
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;

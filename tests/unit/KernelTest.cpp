@@ -467,9 +467,10 @@ std::vector<float> winogradWeights(const std::vector<float> &g, int64_t O, int64
   return u;
 }
 
-/// W^T of OIHW 1x1 weights in panels of 32 output channels, [ceil(O /
-/// 32)][C][32], zeros past O: what onnxcc-choose-conv-algorithm writes for
-/// pointwise_lanes. The zeros are NaN here, to show they are never used.
+/// W^T of OIHW weights in panels of 32 output channels, [ceil(O / 32)][C
+/// * KH * KW][32], zeros past O: what onnxcc-choose-conv-algorithm writes
+/// for pointwise_lanes and im2col_lanes (C here the C * KH * KW rows). The
+/// zeros are NaN here, to show they are never used.
 std::vector<float> lanesWeights(const std::vector<float> &w, int64_t O, int64_t C) {
   std::vector<float> t((O + 31) / 32 * 32 * C, NAN);
   for (int64_t o = 0; o < O; ++o)
@@ -490,6 +491,8 @@ void checkConv(Epi epi = {}) {
     scratch.resize(packed_floats(S::Kdim, S::P));
   if constexpr (Algo == conv_algo::implicit_gemm)
     scratch.assign(implicit_shape<S>::kScratch, NAN); // garbage is not read
+  if constexpr (Algo == conv_algo::im2col_lanes)
+    scratch.assign(S::Kdim * S::P, NAN); // every row is written first
   if constexpr (Algo == conv_algo::winograd) {
     scratch.assign(winograd_shape<S>::kScratch, NAN); // garbage is not read
     conv2d<S, Algo>(x.data(), winogradWeights(w, S::O, S::C).data(), bias.data(),
@@ -497,6 +500,9 @@ void checkConv(Epi epi = {}) {
   } else if constexpr (Algo == conv_algo::pointwise_lanes) {
     conv2d<S, Algo>(x.data(), lanesWeights(w, S::O, S::C).data(), bias.data(),
                     y.data(), nullptr, epi);
+  } else if constexpr (Algo == conv_algo::im2col_lanes) {
+    conv2d<S, Algo>(x.data(), lanesWeights(w, S::O, S::Kdim).data(),
+                    bias.data(), y.data(), scratch.data(), epi);
   } else {
     conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
                     scratch.empty() ? nullptr : scratch.data(), epi);
@@ -580,6 +586,24 @@ TEST(Conv, PointwiseLanesMatchesDirect) {
   checkConv<conv_shape<1, 20, 3, 3, 8, 1, 1, 3, 3, 1, 1, 0, 0, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 64, 14, 13, 40, 1, 1, 14, 13, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
   static_assert(14 * 13 > kLanesPositions, "two runs of positions");
+}
+
+// Any ungrouped convolution with its output channels in the lanes over
+// im2col's rows (conv_lanes.h: im2row, then the lanes product): resnet18's
+// stride-2 3x3 and 1x1 layers at small size (pads on both sides, 7x7 and
+// 4x4 maps), depth blocks (360 rows: 3 of 120), a last panel of one
+// channel (33) and part of a register panel (8), a dilated 3x3 whose
+// taps leave the image on every side, a 5x5 window at stride 3, 144
+// positions (runs of 128 and 16), a batch and a fused ReLU. NaN in the
+// scratch shows every row is written before it is read.
+TEST(Conv, Im2colLanesMatchesDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr auto A = conv_algo::im2col_lanes;
+  checkConv<conv_shape<1, 40, 14, 14, 48, 3, 3, 7, 7, 2, 2, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<2, 20, 8, 8, 33, 1, 1, 4, 4, 2, 2, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 9, 11, 8, 3, 3, 5, 6, 2, 2, 1, 1, 2, 2, 1>, A>(relu);
+  checkConv<conv_shape<1, 6, 36, 36, 70, 5, 5, 12, 12, 3, 3, 2, 2, 1, 1, 1>, A>();
+  static_assert(12 * 12 > kLanesPositions, "two runs of positions");
 }
 
 // Implicit GEMM: rows narrower than, as wide as and one wider than a

@@ -169,10 +169,12 @@ TEST(ThreadedGemm, TransposedBCutsOutputs) {
 
 template <typename S, conv_algo Algo, int T> struct ConvCase {
   // Winograd's weight is U, [16][O][C], pointwise_lanes' W^T in panels,
-  // [ceil(O / 32)][C][32]; any values compare the splits.
+  // [ceil(O / 32)][C][32], im2col_lanes' [ceil(O / 32)][Kdim][32]; any
+  // values compare the splits.
   static constexpr int64_t kWeights =
       Algo == conv_algo::winograd          ? 16 * S::O * S::C
       : Algo == conv_algo::pointwise_lanes ? (S::O + 31) / 32 * 32 * S::C
+      : Algo == conv_algo::im2col_lanes    ? (S::O + 31) / 32 * 32 * S::Kdim
                                            : S::O * S::Cg * S::KH * S::KW;
   std::vector<float> x = randomVector(S::N * S::C * S::H * S::W, 8),
                      w = randomVector(kWeights, 9),
@@ -187,6 +189,8 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
       return winograd_shape<S>::kScratch;
     else if constexpr (Algo == conv_algo::pointwise_split_depth)
       return split_depth_floats<S>(T);
+    else if constexpr (Algo == conv_algo::im2col_lanes)
+      return S::Kdim * S::P;
     else
       return 0;
   }
@@ -262,6 +266,14 @@ TEST(ThreadedConv, PointwiseLanesSplitsPanelsOrPositions) {
   checkConv<conv_shape<1, 40, 7, 10, 40, 1, 1, 7, 10, 1, 1, 0, 0, 1, 1, 1>, A>();
   checkConv<conv_shape<2, 140, 2, 4, 30, 1, 1, 2, 4, 1, 1, 0, 0, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 16, 5, 5, 400, 1, 1, 5, 5, 1, 1, 0, 0, 1, 1, 1>, A>();
+}
+
+// Over im2col's rows: the threads split im2row's input channels (7 over
+// 3), then panels or positions as pointwise_lanes does.
+TEST(ThreadedConv, Im2colLanesSplitsRowsThenPanelsOrPositions) {
+  constexpr auto A = conv_algo::im2col_lanes;
+  checkConv<conv_shape<2, 7, 14, 14, 40, 3, 3, 7, 7, 2, 2, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 30, 10, 10, 400, 1, 1, 5, 5, 2, 2, 0, 0, 1, 1, 1>, A>();
 }
 
 TEST(ThreadedConv, GroupedGivesEachThreadItsScratch) {

@@ -187,3 +187,21 @@ func.func @batch_matmul_threads_integer(%a: tensor<2x3x4xi32>, %b: tensor<2x4x5x
   %0 = kernel.batch_matmul %a, %b {threads = 2 : i64} : (tensor<2x3x4xi32>, tensor<2x4x5xi32>) -> tensor<2x3x5xi32>
   return %0 : tensor<2x3x5xi32>
 }
+
+// -----
+
+// im2col_lanes' weight keeps the window: [ceil(O / 32), C, KH, KW, 32].
+func.func @conv_im2col_lanes_weight(%x: tensor<1x3x4x4xf32>, %w: tensor<1x27x32xf32>, %b: tensor<32xf32>) -> tensor<1x32x2x2xf32> {
+  // expected-error @+1 {{expects im2col_lanes weight [ceil(O / 32), C, KH, KW, 32] and [O] bias}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64, algorithm = "im2col_lanes"} : (tensor<1x3x4x4xf32>, tensor<1x27x32xf32>, tensor<32xf32>) -> tensor<1x32x2x2xf32>
+  return %0 : tensor<1x32x2x2xf32>
+}
+
+// -----
+
+// Nor may a grouped convolution run im2col_lanes.
+func.func @conv_im2col_lanes_grouped(%x: tensor<1x4x4x4xf32>, %w: tensor<1x4x3x3x32xf32>, %b: tensor<32xf32>) -> tensor<1x32x2x2xf32> {
+  // expected-error @+1 {{cannot use algorithm 'im2col_lanes' for this convolution}}
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 2 : i64, algorithm = "im2col_lanes"} : (tensor<1x4x4x4xf32>, tensor<1x4x3x3x32xf32>, tensor<32xf32>) -> tensor<1x32x2x2xf32>
+  return %0 : tensor<1x32x2x2xf32>
+}

@@ -254,3 +254,54 @@ func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: t
   %7 = kernel.conv2d %x7, %wv, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
   return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>
 }
+
+// -----
+
+// Convolutions left to im2col (here strided, past the stem's 4 input
+// channels) with constant weights, at least 32 output channels and at
+// least 256 rows of im2col (C * KH * KW) over at most 256 positions run
+// with their output channels in the lanes over im2col's rows: the weight
+// becomes W^T in panels with the window kept, [ceil(O / 32), C, KH, KW,
+// 32], and the scratch holds one image's rows, C * KH * KW x OH * OW
+// floats (next case). Not over 17x16 positions, from 28 channels (252 rows),
+// with 31 output channels, or with weights that are not constants: those
+// keep im2col, the default, which the printer leaves out.
+// CHECK-LABEL: func @main(%arg0: tensor<1x32x32x32xf32>
+// CHECK: %[[L:.*]] = kernel.weight {{.*}} : tensor<1x32x3x3x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[L]], %{{.*}} {algorithm = "im2col_lanes"{{.*}} -> tensor<1x32x16x16xf32>
+// CHECK: kernel.conv2d %{{[^{]*}} {dilations = {{.*}} -> tensor<1x32x17x16xf32>
+// CHECK: kernel.conv2d %{{[^{]*}} {dilations = {{.*}}tensor<32x28x3x3xf32>
+// CHECK: kernel.conv2d %{{[^{]*}} {dilations = {{.*}}tensor<31x32x3x3xf32>
+// CHECK: %[[D:.*]] = kernel.weight {{.*}} : tensor<1x256x1x1x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[D]], %{{.*}} {algorithm = "im2col_lanes"{{.*}} -> tensor<1x32x7x7xf32>
+// CHECK: kernel.conv2d %{{[^{]*}} {dilations = {{.*}}(tensor<1x32x32x32xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>)
+// CHECK: return
+// PLAN-LABEL: func @main(%arg0: tensor<1x32x32x32xf32>
+// PLAN: kernel.conv2d {{.*}}algorithm = "im2col_lanes"{{.*}}kernel.scratch_offset{{.*}} -> tensor<1x32x16x16xf32>
+// PLAN: kernel.conv2d {{.*}}algorithm = "im2col_lanes"{{.*}}kernel.scratch_offset{{.*}} -> tensor<1x32x7x7xf32>
+// PLAN: return
+func.func @main(%x: tensor<1x32x32x32xf32>, %xt: tensor<1x32x34x32xf32>, %x28: tensor<1x28x32x32xf32>, %x14: tensor<1x256x14x14xf32>, %wv: tensor<32x32x3x3xf32>, %b32: tensor<32xf32>, %b31: tensor<31xf32>) -> (tensor<1x32x16x16xf32>, tensor<1x32x17x16xf32>, tensor<1x32x16x16xf32>, tensor<1x31x16x16xf32>, tensor<1x32x7x7xf32>, tensor<1x32x16x16xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<32x32x3x3xf32>
+  %w28 = kernel.weight dense<1.0> : tensor<32x28x3x3xf32>
+  %w31 = kernel.weight dense<1.0> : tensor<31x32x3x3xf32>
+  %wd = kernel.weight dense<1.0> : tensor<32x256x1x1xf32>
+  %0 = kernel.conv2d %x, %w, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x32x32xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  %1 = kernel.conv2d %xt, %w, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x34x32xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x17x16xf32>
+  %2 = kernel.conv2d %x28, %w28, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x28x32x32xf32>, tensor<32x28x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  %3 = kernel.conv2d %x, %w31, %b31 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x32x32xf32>, tensor<31x32x3x3xf32>, tensor<31xf32>) -> tensor<1x31x16x16xf32>
+  %4 = kernel.conv2d %x14, %wd, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x14x14xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %5 = kernel.conv2d %x, %wv, %b32 {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x32x32xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  return %0, %1, %2, %3, %4, %5 : tensor<1x32x16x16xf32>, tensor<1x32x17x16xf32>, tensor<1x32x16x16xf32>, tensor<1x31x16x16xf32>, tensor<1x32x7x7xf32>, tensor<1x32x16x16xf32>
+}
+
+// -----
+
+// im2col_lanes' scratch: 288 rows of 256 positions, 294912 bytes, the
+// whole workspace (the result is the caller's output).
+// PLAN: module attributes {{{.*}}kernel.workspace_bytes = 294912 : i64}
+// PLAN: algorithm = "im2col_lanes"{{.*}}kernel.scratch_offset = 0
+func.func @main(%x: tensor<1x32x32x32xf32>, %b: tensor<32xf32>) -> tensor<1x32x16x16xf32> {
+  %w = kernel.weight dense<1.0> : tensor<32x32x3x3xf32>
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x32x32x32xf32>, tensor<32x32x3x3xf32>, tensor<32xf32>) -> tensor<1x32x16x16xf32>
+  return %0 : tensor<1x32x16x16xf32>
+}
