@@ -98,9 +98,9 @@ ONNXCC_INLINE void lanes_tile(const float *ONNXCC_RESTRICT x,
 #endif
 }
 
-/// Input channels per depth block: a block's weights (128 x 32 floats, 16
-/// KiB) and input rows stay in L1 while every position tile of the panel
-/// reads them. Without blocks a 320 -> 1280 channel 7x7 layer read each
+/// Rows of X (input channels, or im2col's rows) per depth block: a block's
+/// weights (128 x 32 floats, 16 KiB) and rows of X stay in L1 while every
+/// position tile of the panel reads them. Without blocks a 320 -> 1280 channel 7x7 layer read each
 /// panel's 40 KiB of weights from L2 once per tile and lost to
 /// `pointwise` (1.11x its time); with blocks of 64, 128 and 256 channels
 /// 0.95x, 0.80x, 0.91x (AVX-512).
