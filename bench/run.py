@@ -165,8 +165,8 @@ def cxx_name(name):
 
 def build(model_dir, name, batch, work, args, threads=1):
     """Compiles (onnxcc --threads `threads`) and builds one model at one
-    batch in `work`; returns (exe, ports, info)."""
-    name = cxx_name(name)
+    batch in `work`; returns (exe, ports, info). `name` is the C++ one
+    (cxx_name())."""
     model_path = os.path.join(model_dir, "model.onnx")
     model = onnx.load(model_path, load_external_data=False)
     gen = os.path.join(work, "gen")
@@ -264,7 +264,6 @@ def model_flops(model_path, ports):
 
 def time_ctypes(gen, name, ports, files, work, args):
     """Median ns of predict() called from Python through ctypes."""
-    name = cxx_name(name)
     so = os.path.join(work, f"lib{name}.so")
     sh([args.cxx, "-std=c++17", "-O3", "-DNDEBUG", "-march=native", "-fPIC", "-shared",
         "-I", gen, "-I", args.runtime, os.path.join(gen, f"{name}.cpp"),
@@ -298,13 +297,14 @@ def time_ctypes(gen, name, ports, files, work, args):
 
 def bench_model(name, model_dir, args, lib, sklearn_timer):
     rows = []
+    ident = cxx_name(name)
     model_path = os.path.join(model_dir, "model.onnx")
     batches = list(args.batches)
     if name == "classifier" and 64 not in batches:
         batches.append(64)  # the issue's batched case
     for batch in batches:
         with tempfile.TemporaryDirectory(prefix=f"onnxcc-bench-{name}-") as work:
-            exe, ports, info = build(model_dir, name, batch, work, args)
+            exe, ports, info = build(model_dir, ident, batch, work, args)
             if exe is None:
                 print(f"skip {name}: {ports}", file=sys.stderr)
                 return rows
@@ -312,14 +312,14 @@ def bench_model(name, model_dir, args, lib, sklearn_timer):
             rss = {m: run_one(exe, model_path, 1, 0, m, files, lib)["peak_rss_kib"]
                    for m in ("onnxcc", "ort")}
             flops = model_flops(model_path, ports)
-            ctypes_ns = time_ctypes(os.path.join(work, "gen"), name, ports, files, work, args)
+            ctypes_ns = time_ctypes(os.path.join(work, "gen"), ident, ports, files, work, args)
             actual = ports[0][4][0] if ports[0][4] else 1
             for threads in args.threads:
                 # onnxcc at T threads is the code compiled with --threads T.
                 texe = exe
                 if threads > 1:
                     tdir = os.path.join(work, f"threads{threads}")
-                    texe, _, _ = build(model_dir, name, batch, tdir, args, threads)
+                    texe, _, _ = build(model_dir, ident, batch, tdir, args, threads)
                 before = args.core_latency() if threads > 1 else None
                 t = run_one(texe, model_path, threads, args.seconds, "both", files, lib)
                 row = {"model": name, "batch": actual, **info, **t,

@@ -171,33 +171,24 @@ struct ChooseConvAlgorithm
            relayOut(op, "winograd", {16, w[0], w[1]}, winogradWeights);
   }
 
-  /// Sets `pointwise_lanes` and replaces the weight by its panels of W^T,
-  /// when it pays and the weights are constant.
-  bool tryLanes(kernel::Conv2dOp op) {
+  /// Sets a lanes `algorithm` and replaces the weight by its panels of W^T:
+  /// [ceil(O / 32), C, 32] for `pointwise_lanes`, the window kept,
+  /// [ceil(O / 32), C, KH, KW, 32], for `im2col_lanes`. False, changing
+  /// nothing, when the weights are not constants.
+  static bool relayOutLanes(kernel::Conv2dOp op, StringRef algorithm) {
     auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
     constexpr int64_t panel = kernel::kPackedPanel;
-    return paysForLanes(op) &&
-           relayOut(op, "pointwise_lanes",
-                    {(w[0] + panel - 1) / panel, w[1], panel}, lanesWeights);
-  }
-
-  /// Sets `im2col_lanes` and replaces the weight by its panels of W^T,
-  /// the window kept, when it pays and the weights are constant.
-  bool tryIm2colLanes(kernel::Conv2dOp op) {
-    auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
-    constexpr int64_t panel = kernel::kPackedPanel;
-    return paysForIm2colLanes(op) &&
-           relayOut(op, "im2col_lanes",
-                    {(w[0] + panel - 1) / panel, w[1], w[2], w[3], panel},
-                    lanesWeights);
+    SmallVector<int64_t> dims = {(w[0] + panel - 1) / panel, w[1]};
+    if (algorithm == "im2col_lanes")
+      dims.append({w[2], w[3]});
+    dims.push_back(panel);
+    return relayOut(op, algorithm, dims, lanesWeights);
   }
 
   void runOnOperation() override {
     getOperation().walk([&](kernel::Conv2dOp op) {
-      if (op.getAlgorithm() == "winograd" ||
-          op.getAlgorithm() == "pointwise_lanes" ||
-          op.getAlgorithm() == "im2col_lanes")
-        return; // already laid out for it
+      if (op.hasLaidOutWeight())
+        return; // already laid out for its algorithm
       // Cheapest first: no copy at all (unless a packed copy pays), then
       // fewer multiply-adds, then the general. A 1x1 depthwise convolution
       // is a per-channel scale: depthwise, not one GEMM of a row per
@@ -206,7 +197,7 @@ struct ChooseConvAlgorithm
         op.setAlgorithm("depthwise");
         return;
       }
-      if (tryLanes(op))
+      if (paysForLanes(op) && relayOutLanes(op, "pointwise_lanes"))
         return;
       if (op.canUse("pointwise")) {
         op.setAlgorithm(packsPointwise(op) ? "im2col" : "pointwise");
@@ -220,7 +211,7 @@ struct ChooseConvAlgorithm
         op.setAlgorithm("implicit_gemm");
         return;
       }
-      if (!tryIm2colLanes(op))
+      if (!paysForIm2colLanes(op) || !relayOutLanes(op, "im2col_lanes"))
         op.setAlgorithm("im2col");
     });
   }

@@ -167,6 +167,10 @@ static bool hasLanesWeight(Conv2dOp op) {
          op.getAlgorithm() == "im2col_lanes";
 }
 
+bool Conv2dOp::hasLaidOutWeight() {
+  return hasWinogradWeight(*this) || hasLanesWeight(*this);
+}
+
 LogicalResult Conv2dOp::verify() {
   auto w = cast<ShapedType>(getWeight().getType()).getShape();
   auto b = cast<ShapedType>(getBias().getType()).getShape();

@@ -145,6 +145,10 @@ def Kernel_Conv2dOp : Kernel_Op<"conv2d", [Pure, IsolatedFromAbove,
     int64_t getScratchElements();
     /// Whether `algorithm` may be used for this convolution's shape.
     bool canUse(llvm::StringRef algorithm);
+    /// Whether the weight is in its algorithm's own layout (`winograd`,
+    /// `pointwise_lanes`, `im2col_lanes`), no longer OIHW: the op may then
+    /// run that algorithm only.
+    bool hasLaidOutWeight();
     /// The window (KH, KW), whatever the weight's layout.
     std::array<int64_t, 2> getWindow();
     /// Multiply-adds of the direct convolution (the threading threshold).
