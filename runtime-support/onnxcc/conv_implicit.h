@@ -364,25 +364,28 @@ inline void conv2d_implicit(const float *x, const float *w, const float *bias,
   }
 }
 
-/// Threads split the planes by channel, then the spots in pairs.
+/// Threads split the planes by channel, then the spots in runs of pairs,
+/// about four runs a thread (run_units: a thread that finishes early
+/// takes the late one's last runs).
 template <typename S, typename Par, typename Epi>
 inline void conv2d_implicit(Par &par, const float *x, const float *w,
                             const float *bias, float *y, float *scratch,
                             Epi epi) {
   using I = implicit_shape<S>;
   constexpr int64_t pairs = (I::kSpots + 1) / 2;
+  constexpr int64_t kRunsPerThread = 4;
+  constexpr int64_t run = (pairs + kRunsPerThread * Par::kThreads - 1) /
+                          (kRunsPerThread * Par::kThreads);
   for (int64_t n = 0; n < S::N; ++n) {
     const float *xn = x + n * S::C * S::H * S::W;
     par.run([&](int t, int T) {
       const part p = split(S::C, t, T);
       implicit_planes<S>(xn, scratch, p.lo, p.hi);
     });
-    par.run([&](int t, int T) {
-      const part p = split(pairs, t, T);
-      const int64_t hi = 2 * p.hi < I::kSpots ? 2 * p.hi : I::kSpots;
-      if (p.lo < p.hi)
-        implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, 2 * p.lo, hi,
-                          epi);
+    run_units(par, (pairs + run - 1) / run, [&](int64_t u) {
+      const int64_t lo = 2 * u * run, hi = 2 * (u + 1) * run;
+      implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, lo,
+                        hi < I::kSpots ? hi : I::kSpots, epi);
     });
   }
 }

@@ -147,22 +147,28 @@ inline void lanes_panels(const float *x, const float *w, const float *bias,
   }
 }
 
-/// One image's product on par's threads: whole register panels where they
-/// split evenly or there are at least four a thread, else the positions
-/// (mobilenet_v2's 960 -> 160 layer has 5 panels under AVX-512: 3 and 2 a
-/// thread).
+/// One image's product on par's threads (run_units): whole register
+/// panels where they split evenly or there are at least four a thread,
+/// else runs of positions, about four a thread in whole register tiles
+/// (mobilenet_v2's 960 -> 160 layer has 5 panels under AVX-512: 3 and 2
+/// a thread).
 template <typename D, typename Par, typename Epi>
 inline void lanes_image(Par &par, const float *x, const float *w,
                         const float *bias, float *y, Epi epi) {
-  par.run([&](int t, int T) {
-    if (D::kPanels % T == 0 || D::kPanels >= 4 * T) {
-      const part q = split(D::kPanels, t, T);
-      lanes_panels<D>(x, w, bias, y, q.lo, q.hi, 0, D::P, epi);
-    } else {
-      const part p = split(D::P, t, T);
-      lanes_panels<D>(x, w, bias, y, 0, D::kPanels, p.lo, p.hi, epi);
-    }
-  });
+  constexpr int64_t T = Par::kThreads;
+  if constexpr (D::kPanels % T == 0 || D::kPanels >= 4 * T) {
+    run_units(par, D::kPanels, [&](int64_t q) {
+      lanes_panels<D>(x, w, bias, y, q, q + 1, 0, D::P, epi);
+    });
+  } else {
+    constexpr int64_t quarter = (D::P + 4 * T - 1) / (4 * T);
+    constexpr int64_t run =
+        (quarter + kTileRows - 1) / kTileRows * kTileRows;
+    run_units(par, (D::P + run - 1) / run, [&](int64_t u) {
+      const int64_t pe = (u + 1) * run < D::P ? (u + 1) * run : D::P;
+      lanes_panels<D>(x, w, bias, y, 0, D::kPanels, u * run, pe, epi);
+    });
+  }
 }
 
 /// `pointwise_lanes`: the input planes are X.

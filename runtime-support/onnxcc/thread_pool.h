@@ -14,6 +14,8 @@
 // - Part t of a run belongs to thread t (the caller is 0). Kernels that
 //   follow one another split their data the same way (channels, rows), so
 //   a thread reads what it wrote a kernel earlier, from its own cache.
+//   Products whose pieces cost alike go through run_units() (parallel.h)
+//   instead, where a thread done with its share takes a slower one's.
 // - A part is computed the same whichever thread takes it. The caller,
 //   done with part 0, takes every part whose worker has not claimed it
 //   yet: it never waits out a wake-up (tens of microseconds, which

@@ -267,12 +267,10 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
         winograd_input<S>(xn, v, p.lo, p.hi,
                           t < WS::kStages ? m + t * WS::kStage : nullptr);
       });
-      par.run([&](int t, int T) {
-        const part p = split(16, t, T);
-        for (int64_t xi = p.lo; xi < p.hi; ++xi)
-          gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                                  v + xi * WS::kV, nullptr,
-                                                  m + xi * WS::kM, identity{});
+      run_units(par, 16, [&](int64_t xi) {
+        gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
+                                                v + xi * WS::kV, nullptr,
+                                                m + xi * WS::kM, identity{});
       });
       par.run([&](int t, int T) {
         const part p = split(S::O, t, T);

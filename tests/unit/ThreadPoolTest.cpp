@@ -8,7 +8,9 @@
 // shapes put the cuts at vector-width and panel edges and give threads no
 // work at all. A pool busy with one caller runs another's parts on that
 // caller (checked with two callers at once), and a worker runs only its
-// own part of a run.
+// own part of a run. Kernels whose units cost alike hand them out with
+// run_units(), where a thread done early takes a late one's units: every
+// unit still runs once.
 //
 //===----------------------------------------------------------------------===//
 #include "onnxcc/runtime.h"
@@ -18,6 +20,8 @@
 
 #include <gtest/gtest.h>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -494,6 +498,60 @@ TEST(ThreadedSoftmax, SplitsWholeRowGroups) {
   checkThreadedSoftmax<3, 10>();
 }
 
+// run_units() runs every unit once, whatever the context: serial, parts in
+// turn (part 0 takes every share), or a pool with late workers.
+TEST(RunUnits, RunsEveryUnitOnce) {
+  auto check = [](auto &par, const char *what) {
+    for (int64_t units : {0, 1, 2, 3, 5, 17, 1000}) {
+      std::vector<std::atomic<int>> count(static_cast<size_t>(units));
+      for (auto &c : count)
+        c.store(0);
+      run_units(par, units, [&](int64_t u) {
+        ASSERT_GE(u, 0);
+        ASSERT_LT(u, units);
+        count[static_cast<size_t>(u)].fetch_add(1);
+      });
+      for (int64_t u = 0; u < units; ++u)
+        ASSERT_EQ(count[static_cast<size_t>(u)].load(), 1)
+            << what << ", " << units << " units, unit " << u;
+    }
+  };
+  serial one;
+  check(one, "serial");
+  onEveryContext(check);
+}
+
+// A thread done with its own share takes the units a slower thread has
+// not begun, from the back of that share: here the worker's units are
+// slow, so the caller runs some of them, and still every unit runs once.
+TEST(RunUnits, CallerTakesASlowWorkersUnits) {
+  auto &pool = thread_pool<2>::instance();
+  pool.start();
+  const std::thread::id caller = std::this_thread::get_id();
+  constexpr int64_t kUnits = 16; // share 1: units 8 to 15
+  int taken = 0;
+  for (int run = 0; run < 20; ++run) {
+    std::vector<std::atomic<int>> count(kUnits);
+    std::vector<std::atomic<bool>> byCaller(kUnits);
+    for (int64_t u = 0; u < kUnits; ++u) {
+      count[u].store(0);
+      byCaller[u].store(false);
+    }
+    run_units(pool, kUnits, [&](int64_t u) {
+      const bool mine = std::this_thread::get_id() == caller;
+      byCaller[u].store(mine);
+      count[u].fetch_add(1);
+      if (!mine)
+        std::this_thread::sleep_for(std::chrono::microseconds(300));
+    });
+    for (int64_t u = 0; u < kUnits; ++u) {
+      ASSERT_EQ(count[u].load(), 1) << "run " << run << ", unit " << u;
+      taken += u >= kUnits / 2 && byCaller[u].load();
+    }
+  }
+  EXPECT_GT(taken, 0) << "the caller never took a unit of the worker's share";
+}
+
 // Two callers share one pool: whichever finds it busy runs alone, and both
 // still get the serial result.
 TEST(ThreadPool, BusyPoolRunsOnTheCaller) {
@@ -543,8 +601,9 @@ TEST(ThreadPool, WorkersRunOnlyTheirOwnPart) {
   // The threads that ran different parts are different threads.
   for (int t = 1; t < T; ++t)
     for (int u = t + 1; u < T; ++u)
-      if (!workerParts[t].empty() && !workerParts[u].empty())
+      if (!workerParts[t].empty() && !workerParts[u].empty()) {
         EXPECT_NE(workerParts[t].front(), workerParts[u].front());
+      }
 }
 
 } // namespace
