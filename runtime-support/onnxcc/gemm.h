@@ -12,8 +12,10 @@
 //
 // gemm(par, ...) splits C across par's threads (parallel.h): whole column
 // pairs of vectors when C has more of them than row panels, else whole row
-// panels; dot products by whole dot groups. Each output is computed as in
-// gemm(...) alone, so the result does not depend on the thread count.
+// panels, handed out in runs (run_units: a thread done early takes a late
+// one's runs); dot products by whole dot groups, a fixed cut. Each output
+// is computed as in gemm(...) alone, so the result does not depend on the
+// thread count or on which thread takes a run.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_H
@@ -315,10 +317,34 @@ template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
 inline void gemm(Par &par, const float *ONNXCC_RESTRICT A,
                  const float *ONNXCC_RESTRICT B, const float *bias, float alpha,
                  float beta, float *ONNXCC_RESTRICT C, Epi epi) {
-  par.run([&](int t, int T) {
-    gemm_part<M, N, K, TA, TB, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C,
-                                                  t, T, epi);
-  });
+  if constexpr (kIsGemv<N, TA, TB> || TB) {
+    par.run([&](int t, int T) {
+      gemm_part<M, N, K, TA, TB, BRS, BCS, HasBias>(A, B, bias, alpha, beta,
+                                                    C, t, T, epi);
+    });
+  } else {
+    // gemm_part()'s cut, handed out in runs of about a quarter of a
+    // thread's share (run_units): a run of column pairs or row panels
+    // keeps the B block or A rows the whole share would reuse.
+    constexpr int64_t pair = 2 * kVecWidth;
+    constexpr int64_t unit = narrow_rows(M, K) ? kNarrowRows : kTileRows;
+    constexpr int64_t cols = N / pair, rows = M / unit;
+    constexpr int64_t units = cols >= rows ? (cols > 0 ? cols : 1) : rows;
+    constexpr int64_t kRunsPerThread = 4;
+    constexpr int64_t run = (units + kRunsPerThread * Par::kThreads - 1) /
+                            (kRunsPerThread * Par::kThreads);
+    run_units(par, (units + run - 1) / run, [&](int64_t u) {
+      const int64_t lo = u * run, hi = lo + run < units ? lo + run : units;
+      if constexpr (cols >= rows)
+        gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
+            A, B, bias, alpha, beta, C, 0, M, lo * pair,
+            hi == units ? N : hi * pair, epi);
+      else
+        gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
+            A, B, bias, alpha, beta, C, lo * unit,
+            hi == rows ? M : hi * unit, 0, N, epi);
+    });
+  }
 }
 
 } // namespace rt
