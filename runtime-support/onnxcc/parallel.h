@@ -5,7 +5,8 @@
 // same time, and returns when all are done. T is the number of threads
 // taking part in this call: Par::kThreads, or 1 when the pool is busy with
 // another predict(). Each kernel cuts its own work by (t, T) into disjoint
-// parts (split()), so its outputs do not depend on T.
+// parts (split()), so its outputs do not depend on T, or, where its
+// pieces cost alike, hands them out with run_units() (below).
 //
 // serial, here, is the context of a single-threaded build: it needs no
 // header and inlines to a plain call. thread_pool.h has the pool; only
@@ -49,7 +50,8 @@ ONNXCC_INLINE part split(int64_t units, int t, int T) {
 /// owner is late. The two vCPUs of a shared host often run at different
 /// speeds at the same moment (a GEMM at 169 GFLOP/s on one, 117 on the
 /// other), and a static cut then waits for the slower one. Which thread
-/// runs a unit does not change what it computes: the same bits.
+/// runs a unit does not change what it computes: the same bits. Units
+/// fewer than 2^32 (a share's two halves); kernels pass a few hundred.
 template <typename Par, typename F>
 inline void run_units(Par &par, int64_t units, F f) {
   constexpr int D = Par::kThreads;
