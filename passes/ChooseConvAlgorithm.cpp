@@ -95,6 +95,11 @@ bool paysForWinograd(kernel::Conv2dOp op, int64_t minChannels) {
 /// its output channels in the lanes instead: see Passes.td.
 constexpr int64_t kMinLanesOutputs = 32, kMaxSmallMap = 25;
 constexpr int64_t kMinSmallMapInputs = 128, kMinLanesInputs = 256;
+/// A wide layer over a small map (squeezenet1_1's 512 -> 1000 classifier
+/// over 13x13): the lanes product reads its input (at most 512 KiB) once
+/// per 32 output channels, im2col's GEMM reads its packed copy once per
+/// 12-row tile.
+constexpr int64_t kMinWideChannels = 512, kMaxWideMap = 256;
 bool paysForLanes(kernel::Conv2dOp op) {
   auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
@@ -103,6 +108,9 @@ bool paysForLanes(kernel::Conv2dOp op) {
   if (!op.canUse("pointwise_lanes") || w[0] < kMinLanesOutputs ||
       positions < 2)
     return false;
+  if (w[0] >= kMinWideChannels && w[1] >= kMinWideChannels &&
+      positions <= kMaxWideMap)
+    return true;
   return positions <= kMaxSmallMap ? w[1] >= kMinSmallMapInputs
                                    : 8 * padded > positions &&
                                          w[1] >= kMinLanesInputs;

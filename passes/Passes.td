@@ -118,6 +118,11 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     `pointwise`'s time; 576 -> 160 over 3x3 0.35, over 5x5 0.55; 160 ->
     960 over 7x7 0.93-1.04 and 128 -> 256 1.2, where the transposed store
     of each tile is a larger share; never above 1.0 where chosen, AVX-512),
+    or with at least 512 input and 512 output channels over at most 256
+    positions: the lanes product reads the input once per 32 output
+    channels where im2col's GEMM reads its copy once per 12-row tile
+    (squeezenet1_1's 512 -> 1000 classifier over 13x13, one thread, in the
+    model: 0.90-0.95 of `im2col`'s time; at two threads 1.01),
     `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and either at least 32 input and output channels
     (resnet18's 3x3 layers: 2.25x fewer multiply-adds, which pay for the

@@ -257,6 +257,35 @@ func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: t
 
 // -----
 
+// A wide 1x1 layer over a small map runs with its output channels in the
+// lanes: 512 -> 512 over 16x16 (256 positions). Over 17x16, from 511
+// input channels or to 511 output channels it stays im2col, the default
+// the printer elides (the map pads nothing to a multiple of 16, so the
+// padding rule does not apply either).
+// CHECK-LABEL: func @main(%arg0: tensor<1x512x16x16xf32>
+// CHECK: %[[W:.*]] = kernel.weight {{.*}} : tensor<16x512x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[W]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x512x16x16xf32>
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}} -> tensor<1x512x17x16xf32>
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}}tensor<512x511x1x1xf32>
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}} -> tensor<1x511x16x16xf32>
+// CHECK-NOT: algorithm
+// CHECK: return
+func.func @main(%x: tensor<1x512x16x16xf32>, %xb: tensor<1x512x17x16xf32>, %xn: tensor<1x511x16x16xf32>, %b: tensor<512xf32>, %bn: tensor<511xf32>) -> (tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
+  %w2 = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
+  %wn = kernel.weight dense<1.0> : tensor<512x511x1x1xf32>
+  %wo = kernel.weight dense<1.0> : tensor<511x512x1x1xf32>
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
+  %1 = kernel.conv2d %xb, %w2, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x17x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x17x16xf32>
+  %2 = kernel.conv2d %xn, %wn, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x511x16x16xf32>, tensor<512x511x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
+  %3 = kernel.conv2d %x, %wo, %bn {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<511x512x1x1xf32>, tensor<511xf32>) -> tensor<1x511x16x16xf32>
+  return %0, %1, %2, %3 : tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>
+}
+// -----
+
 // Convolutions left to im2col (here strided, past the stem's 4 input
 // channels) with constant weights, at least 32 output channels and at
 // least 256 rows of im2col (C * KH * KW) over at most 256 positions run
