@@ -17,8 +17,9 @@
 // one stream, transformer-sized products (32x384x128) ran 25% faster.
 //
 // Depth blocks, column blocks and row panels are gemm()'s (gemm_blocking.h);
-// the threaded forms split panels, or row panels when there are more of
-// those, across par's threads, and give the same bits as one thread.
+// the threaded forms hand out runs of panels, or row panels when there are
+// more of those, to par's threads (run_units), and give the same bits as
+// one thread.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_PACKED_H
@@ -266,28 +267,15 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
   }
 }
 
-/// Part t of T of a packed product: whole register panels, or whole row
-/// panels when there are more of those.
+/// All of a packed product on the calling thread.
 template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
-inline void gemm_packed_part(const float *ONNXCC_RESTRICT A,
-                             const float *ONNXCC_RESTRICT Bp,
-                             const float *bias, float alpha, float beta,
-                             float *ONNXCC_RESTRICT C, int t, int T, Epi epi) {
-  constexpr int64_t panels = (N + kPanel - 1) / kPanel;
-  constexpr int64_t rows = M / kTileRows;
-  if constexpr (panels >= rows) {
-    const part p = split(panels, t, T);
-    if (p.lo < p.hi)
-      gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
-          A, Bp, bias, alpha, beta, C, 0, M, p.lo, p.hi, epi);
-  } else {
-    const part p = split(rows, t, T);
-    if (p.lo < p.hi)
-      gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
-          A, Bp, bias, alpha, beta, C, p.lo * kTileRows,
-          p.hi == rows ? M : p.hi * kTileRows, 0, panels, epi);
-  }
+inline void gemm_packed_all(const float *ONNXCC_RESTRICT A,
+                            const float *ONNXCC_RESTRICT Bp, const float *bias,
+                            float alpha, float beta, float *ONNXCC_RESTRICT C,
+                            Epi epi) {
+  gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
+      A, Bp, bias, alpha, beta, C, 0, M, 0, (N + kPanel - 1) / kPanel, epi);
 }
 
 /// A packed product on par's threads (run_units): units of about a
@@ -327,8 +315,8 @@ template <int64_t M, int64_t N, int64_t K, int64_t BRS, bool HasBias,
 inline void gemm_packed(const float *ONNXCC_RESTRICT A,
                         const float *ONNXCC_RESTRICT Bp, const float *bias,
                         float *ONNXCC_RESTRICT C, Epi epi) {
-  gemm_packed_part<M, N, K, kPanel, BRS, 0, HasBias>(A, Bp, bias, 1.0f, 1.0f,
-                                                     C, 0, 1, epi);
+  gemm_packed_all<M, N, K, kPanel, BRS, 0, HasBias>(A, Bp, bias, 1.0f, 1.0f, C,
+                                                    epi);
 }
 
 /// gemm_packed() on par's threads.
@@ -352,8 +340,8 @@ inline void gemm_panels(const float *ONNXCC_RESTRICT A,
                         Epi epi) {
   static_assert(kPanelPad == 32, "the compiler packs B in panels of 32 "
                                  "columns (kernel::kPackedPanel)");
-  gemm_packed_part<M, N, K, kPanelPad, BRS, BCS, HasBias>(A, Bp, bias, alpha,
-                                                          beta, C, 0, 1, epi);
+  gemm_packed_all<M, N, K, kPanelPad, BRS, BCS, HasBias>(A, Bp, bias, alpha,
+                                                         beta, C, epi);
 }
 
 /// gemm_panels() on par's threads.
