@@ -276,42 +276,28 @@ inline void gemm(const float *ONNXCC_RESTRICT A, const float *ONNXCC_RESTRICT B,
                                                M, 0, N, epi);
 }
 
-/// Part t of T of gemm(): see the file comment.
+/// Part t of T of a product by dot products (gemv_rows(), gemm_dots()):
+/// whole dot groups of its rows or columns.
 template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
-inline void gemm_part(const float *ONNXCC_RESTRICT A,
-                      const float *ONNXCC_RESTRICT B, const float *bias,
-                      float alpha, float beta, float *ONNXCC_RESTRICT C,
-                      int t, int T, Epi epi) {
+inline void gemm_dots_part(const float *ONNXCC_RESTRICT A,
+                           const float *ONNXCC_RESTRICT B, const float *bias,
+                           float alpha, float beta, float *ONNXCC_RESTRICT C,
+                           int t, int T, Epi epi) {
   if constexpr (kIsGemv<N, TA, TB>) {
     const part p = group_part(M, t, T);
     gemv_rows<M, K, BRS, HasBias>(A, B, bias, alpha, beta, C, p.lo, p.hi, epi);
-    return;
-  } else if constexpr (TB) {
+  } else {
     const part p = group_part(N, t, T);
     gemm_dots<M, N, K, TA, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C, p.lo,
                                               p.hi, epi);
-    return;
-  }
-  constexpr int64_t pair = 2 * kVecWidth;
-  constexpr int64_t unit = narrow_rows(M, K) ? kNarrowRows : kTileRows;
-  constexpr int64_t cols = N / pair, rows = M / unit;
-  if constexpr (cols >= rows) {
-    constexpr int64_t units = cols > 0 ? cols : 1;
-    const part p = split(units, t, T);
-    if (p.lo < p.hi)
-      gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
-          A, B, bias, alpha, beta, C, 0, M, p.lo * pair,
-          p.hi == units ? N : p.hi * pair, epi);
-  } else {
-    const part p = split(rows, t, T);
-    if (p.lo < p.hi)
-      gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
-          A, B, bias, alpha, beta, C, p.lo * unit,
-          p.hi == rows ? M : p.hi * unit, 0, N, epi);
   }
 }
 
+/// gemm() on par's threads: see the file comment. The blocked product's
+/// whole column pairs (or row panels, where there are more of those) go
+/// out in runs of about a quarter of a thread's share (run_units): a run
+/// keeps the B block or A rows the whole share would reuse.
 template <int64_t M, int64_t N, int64_t K, bool TA, bool TB, int64_t BRS,
           int64_t BCS, bool HasBias, typename Par, typename Epi>
 inline void gemm(Par &par, const float *ONNXCC_RESTRICT A,
@@ -319,13 +305,10 @@ inline void gemm(Par &par, const float *ONNXCC_RESTRICT A,
                  float beta, float *ONNXCC_RESTRICT C, Epi epi) {
   if constexpr (kIsGemv<N, TA, TB> || TB) {
     par.run([&](int t, int T) {
-      gemm_part<M, N, K, TA, TB, BRS, BCS, HasBias>(A, B, bias, alpha, beta,
-                                                    C, t, T, epi);
+      gemm_dots_part<M, N, K, TA, TB, BRS, BCS, HasBias>(A, B, bias, alpha,
+                                                         beta, C, t, T, epi);
     });
   } else {
-    // gemm_part()'s cut, handed out in runs of about a quarter of a
-    // thread's share (run_units): a run of column pairs or row panels
-    // keeps the B block or A rows the whole share would reuse.
     constexpr int64_t pair = 2 * kVecWidth;
     constexpr int64_t unit = narrow_rows(M, K) ? kNarrowRows : kTileRows;
     constexpr int64_t cols = N / pair, rows = M / unit;
