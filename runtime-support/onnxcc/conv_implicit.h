@@ -373,19 +373,15 @@ inline void conv2d_implicit(Par &par, const float *x, const float *w,
                             Epi epi) {
   using I = implicit_shape<S>;
   constexpr int64_t pairs = (I::kSpots + 1) / 2;
-  constexpr int64_t kRunsPerThread = 4;
-  constexpr int64_t run = (pairs + kRunsPerThread * Par::kThreads - 1) /
-                          (kRunsPerThread * Par::kThreads);
   for (int64_t n = 0; n < S::N; ++n) {
     const float *xn = x + n * S::C * S::H * S::W;
     par.run([&](int t, int T) {
       const part p = split(S::C, t, T);
       implicit_planes<S>(xn, scratch, p.lo, p.hi);
     });
-    run_units(par, (pairs + run - 1) / run, [&](int64_t u) {
-      const int64_t lo = 2 * u * run, hi = 2 * (u + 1) * run;
-      implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, lo,
-                        hi < I::kSpots ? hi : I::kSpots, epi);
+    run_runs(par, pairs, [&](int64_t lo, int64_t hi) {
+      implicit_spots<S>(w, scratch, bias, y + n * S::O * S::P, 2 * lo,
+                        2 * hi < I::kSpots ? 2 * hi : I::kSpots, epi);
     });
   }
 }

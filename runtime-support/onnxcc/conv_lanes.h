@@ -161,12 +161,10 @@ inline void lanes_image(Par &par, const float *x, const float *w,
       lanes_panels<D>(x, w, bias, y, q, q + 1, 0, D::P, epi);
     });
   } else {
-    constexpr int64_t quarter = (D::P + 4 * T - 1) / (4 * T);
-    constexpr int64_t run =
-        (quarter + kTileRows - 1) / kTileRows * kTileRows;
-    run_units(par, (D::P + run - 1) / run, [&](int64_t u) {
-      const int64_t pe = (u + 1) * run < D::P ? (u + 1) * run : D::P;
-      lanes_panels<D>(x, w, bias, y, 0, D::kPanels, u * run, pe, epi);
+    constexpr int64_t tiles = (D::P + kTileRows - 1) / kTileRows;
+    run_runs(par, tiles, [&](int64_t lo, int64_t hi) {
+      lanes_panels<D>(x, w, bias, y, 0, D::kPanels, lo * kTileRows,
+                      hi == tiles ? D::P : hi * kTileRows, epi);
     });
   }
 }

@@ -313,11 +313,7 @@ inline void gemm(Par &par, const float *ONNXCC_RESTRICT A,
     constexpr int64_t unit = narrow_rows(M, K) ? kNarrowRows : kTileRows;
     constexpr int64_t cols = N / pair, rows = M / unit;
     constexpr int64_t units = cols >= rows ? (cols > 0 ? cols : 1) : rows;
-    constexpr int64_t kRunsPerThread = 4;
-    constexpr int64_t run = (units + kRunsPerThread * Par::kThreads - 1) /
-                            (kRunsPerThread * Par::kThreads);
-    run_units(par, (units + run - 1) / run, [&](int64_t u) {
-      const int64_t lo = u * run, hi = lo + run < units ? lo + run : units;
+    run_runs(par, units, [&](int64_t lo, int64_t hi) {
       if constexpr (cols >= rows)
         gemm_block<M, N, K, TA, BRS, BCS, HasBias>(
             A, B, bias, alpha, beta, C, 0, M, lo * pair,

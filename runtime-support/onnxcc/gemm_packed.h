@@ -292,13 +292,9 @@ inline void gemm_packed_units(Par &par, const float *ONNXCC_RESTRICT A,
   constexpr int64_t panels = (N + kPanel - 1) / kPanel;
   constexpr int64_t rows = M / kTileRows;
   if constexpr (panels >= rows) {
-    constexpr int64_t kUnitsPerThread = 4;
-    constexpr int64_t run = (panels + kUnitsPerThread * Par::kThreads - 1) /
-                            (kUnitsPerThread * Par::kThreads);
-    run_units(par, (panels + run - 1) / run, [&](int64_t u) {
-      const int64_t pe = (u + 1) * run < panels ? (u + 1) * run : panels;
+    run_runs(par, panels, [&](int64_t lo, int64_t hi) {
       gemm_packed_block<M, N, K, Width, BRS, BCS, HasBias>(
-          A, Bp, bias, alpha, beta, C, 0, M, u * run, pe, epi);
+          A, Bp, bias, alpha, beta, C, 0, M, lo, hi, epi);
     });
   } else {
     run_units(par, rows, [&](int64_t u) {

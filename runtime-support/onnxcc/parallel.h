@@ -6,7 +6,7 @@
 // taking part in this call: Par::kThreads, or 1 when the pool is busy with
 // another predict(). Each kernel cuts its own work by (t, T) into disjoint
 // parts (split()), so its outputs do not depend on T, or, where its
-// pieces cost alike, hands them out with run_units() (below).
+// pieces cost alike, hands them out with run_units() or run_runs() (below).
 //
 // serial, here, is the context of a single-threaded build: it needs no
 // header and inlines to a plain call. thread_pool.h has the pool; only
@@ -96,6 +96,21 @@ inline void run_units(Par &par, int64_t units, F f) {
       }
     });
   }
+}
+
+/// Units [0, units) in runs of about a quarter of a thread's share, handed
+/// out by run_units: f(lo, hi) for each run. A run keeps what its units
+/// share (a row tile's A, a panel's B) in cache; four a thread still let a
+/// thread that finishes early take a late one's last runs.
+template <typename Par, typename F>
+inline void run_runs(Par &par, int64_t units, F f) {
+  constexpr int64_t kRunsPerThread = 4;
+  constexpr int64_t runs = kRunsPerThread * Par::kThreads;
+  const int64_t run = units > runs ? (units + runs - 1) / runs : 1;
+  run_units(par, (units + run - 1) / run, [&](int64_t u) {
+    const int64_t lo = u * run;
+    f(lo, lo + run < units ? lo + run : units);
+  });
 }
 
 } // namespace rt
