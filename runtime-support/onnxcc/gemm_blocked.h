@@ -55,13 +55,14 @@ constexpr int64_t kPrefetchTiles = 4;
 /// the misses of storing to C lines not yet in cache: each asks for the
 /// next tile's lines with write intent (mobilenet_v2's 32 -> 16 layer
 /// over 112x112: 262 -> 169 us), and for its rows of B a few tiles on
-/// (isolated, 155 -> 139 us). Deeper, that measured no gain.
+/// (isolated, 155 -> 139 us). Deeper, that measured no gain, except for
+/// the narrow tiles' first tile of rows (`stream`, gemm_block_narrow_rt()).
 template <int R, int NV, bool TA, bool HasBias, typename Epi,
           bool PackedA = false>
 ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
                         const float *bias, float alpha, float beta, float *C,
                         int64_t i, int64_t j, depth d, int64_t skip, Epi epi,
-                        bool lead = false) {
+                        bool lead = false, bool stream = false) {
   const int64_t N = g.N;
   vfloat acc[R][NV];
   for (int r = 0; r < R; ++r)
@@ -84,7 +85,7 @@ ONNXCC_INLINE void tile(const gemm_shape &g, const float *A, const float *B,
   // B's rows (a 1x1 convolution's input planes) are K streams: at small
   // depth, too many for the hardware prefetcher to run ahead of tiles this
   // short, so each asks for its rows kPrefetchTiles tiles on.
-  const bool shallow = g.K <= kWritePrefetchDepth &&
+  const bool shallow = (stream || g.K <= kWritePrefetchDepth) &&
                        j + (kPrefetchTiles + 1) * NV * kVecWidth <= N;
   if (d.first && g.K <= kWritePrefetchDepth && j + 2 * NV * kVecWidth <= N)
     for (int r = 0; r < R; ++r)
@@ -196,7 +197,8 @@ ONNXCC_INLINE const float *gather_tail(const gemm_shape &g, bool ta,
 /// vector: as dot products when gather_tail() gathered it (`bt`), else a
 /// rerun vector, else scalar. With NV > 2 (narrow panels) the vector
 /// tiles read the rows packed in `ap` (pack_rows()).
-template <int R, bool TA, bool HasBias, int NV = 2, typename Epi>
+template <int R, bool TA, bool HasBias, int NV = 2, bool kPacked = (NV > 2),
+          typename Epi>
 ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
                              const float *B, const float *bt,
                              const float *bias, float alpha, float beta,
@@ -204,7 +206,6 @@ ONNXCC_INLINE void row_panel(const gemm_shape &g, const float *A,
                              depth d, Epi epi, const float *ap = nullptr) {
   const int64_t N = g.N;
 #if ONNXCC_HAS_SIMD
-  constexpr bool kPacked = NV > 2; // the narrow panels' tiles read ap
   const float *at = kPacked ? ap : A;
   bool lead = true; // the first tile streams A's rows: see tile()
   if constexpr (NV > 2)
@@ -303,31 +304,65 @@ ONNXCC_INLINE void pack_rows(const gemm_shape &g, const float *A, int64_t i,
       *ap++ = a_at(g, TA, A, i + r, k);
 }
 
+/// Floats of A packed for every narrow tile of a depth block: 64 rows x
+/// 128 deep (32 KiB), the depth row_major_depth() gives a map of at least
+/// 48 columns.
+constexpr int64_t kNarrowPackFloats = 64 * kRowMajorDepthBlock;
+
 /// gemm_block_rt() in narrow tiles (narrow_rows()); ie - ib is a multiple
 /// of kNarrowRows. Each tile reads its rows of A packed (pack_rows()):
 /// through kNarrowRows row pointers g++ 12 ran out of registers and kept
-/// B's vectors on the stack (24 x 3136 x 144: 266 us so, 210 packed). The
-/// rows are packed again for each column block: 8 x depth floats against
-/// 8 x depth x (up to 256 columns) multiply-adds, too few to pay for a
-/// buffer of every row panel's (64 x 384 floats would not fit the stack). A
-/// function of its own, for the same reason: with these tiles beside the
-/// 12-row ones, the 12-row tile spilled too (96 x 196 x 576: 206 -> 350
-/// us).
+/// B's vectors on the stack (24 x 3136 x 144: 266 us so, 210 packed). Every
+/// tile's rows are packed once a depth block (up to kNarrowPackFloats) and
+/// the columns run outermost, each run of 3 vectors through all the tiles
+/// of rows: B's rows (a 1x1 convolution's input planes, K streams a new
+/// 4 KiB page apart) then come from L2 for the first tile only, which asks
+/// for them a few runs ahead (tile()'s `stream`). Row tiles outermost read
+/// each block's B from L2 once per tile: squeezenet1_1's 128 -> 16 layer
+/// over 55x55 and 256 -> 32 over 27x27 ran 12% and 5% slower so (AVX-512).
+/// A function of its own: with these tiles beside the 12-row ones, the
+/// 12-row tile spilled (96 x 196 x 576: 206 -> 350 us).
 template <bool TA, bool HasBias, typename Epi>
 ONNXCC_NOINLINE void gemm_block_narrow_rt(
     gemm_shape g, const float *ONNXCC_RESTRICT A,
     const float *ONNXCC_RESTRICT B, const float *bias, float alpha,
     float beta, float *ONNXCC_RESTRICT C, int64_t ib, int64_t ie, int64_t jb,
     int64_t je, Epi epi) {
-  alignas(64) float ap[kNarrowRows * kDepthBlock];
+#if ONNXCC_HAS_SIMD
+  alignas(64) float ap[kNarrowPackFloats];
+  constexpr int64_t kWide = 3 * kVecWidth;
   for_gemm_blocks<TA>(g, B, jb, je, [&](int64_t j0, int64_t jend, depth d,
                                         const float *bt) ONNXCC_INLINE_LAMBDA {
-    for (int64_t i = ib; i < ie; i += kNarrowRows) {
-      pack_rows<kNarrowRows, TA>(g, A, i, d, ap);
-      row_panel<kNarrowRows, TA, HasBias, 3>(g, A, B, bt, bias, alpha, beta, C,
-                                             i, j0, jend, d, epi, ap);
+    const int64_t kc = d.k1 - d.k0;
+    if ((ie - ib) * kc > kNarrowPackFloats) { // one tile's rows at a time
+      for (int64_t i = ib; i < ie; i += kNarrowRows) {
+        pack_rows<kNarrowRows, TA>(g, A, i, d, ap);
+        row_panel<kNarrowRows, TA, HasBias, 3>(g, A, B, bt, bias, alpha, beta,
+                                               C, i, j0, jend, d, epi, ap);
+      }
+      return;
     }
+    for (int64_t i = ib; i < ie; i += kNarrowRows)
+      pack_rows<kNarrowRows, TA>(g, A, i, d, ap + (i - ib) * kc);
+    // Each run of columns through every tile of rows: its rows of B are
+    // read from L2 once, then from L1.
+    const int64_t jw = j0 + (jend - j0) / kWide * kWide;
+    for (int64_t j = j0; j < jw; j += kWide)
+      for (int64_t i = ib; i < ie; i += kNarrowRows)
+        tile<kNarrowRows, 3, TA, HasBias, Epi, true>(
+            g, ap + (i - ib) * kc, B, bias, alpha, beta, C, i, j, d, 0, epi,
+            false, i == ib);
+    if (jw < jend)
+      for (int64_t i = ib; i < ie; i += kNarrowRows)
+        row_panel<kNarrowRows, TA, HasBias, 2, true>(
+            g, A, B, bt, bias, alpha, beta, C, i, jw, jend, d, epi,
+            ap + (i - ib) * kc);
   });
+#else
+  // kNarrowRows is 0 where there are no vector registers to hold the tiles.
+  (void)g, (void)A, (void)B, (void)bias, (void)alpha, (void)beta, (void)C,
+      (void)ib, (void)ie, (void)jb, (void)je, (void)epi;
+#endif
 }
 
 /// Rows [ib, ie) x columns [jb, je) of the product of shape g in the

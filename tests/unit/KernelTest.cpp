@@ -168,8 +168,10 @@ TEST(Gemm, TileRowEdges) {
 // rows, depth 64 or more) take 8-row, 3-vector tiles where 32 registers
 // hold them: rows of 3 vectors and then 2, 1 and a tail of dot products,
 // of a rerun vector and of a vector and one column; two depth blocks; the
-// most rows; and the edges around it, 64 rows at depth 63 and 72 rows,
-// which keep the 12-row tiles. Every ISA checks the same shapes.
+// most rows, with every tile's rows packed at once (64 x 96) and, in a
+// block too deep for that (64 x 300 over 19 columns), one tile's at a
+// time; and the edges around it, 64 rows at depth 63 and 72 rows, which
+// keep the 12-row tiles. Every ISA checks the same shapes.
 TEST(Gemm, NarrowTileEdges) {
   constexpr int64_t V = kVecWidth;
   static_assert(kNarrowRows == 0 ||
@@ -180,6 +182,10 @@ TEST(Gemm, NarrowTileEdges) {
   checkGemm<16, 6 * V + V / 2 + 1, 65, false>();
   checkGemm<24, 3 * V + V + 3, 2 * kRowMajorDepthBlock + 5, false>();
   checkGemm<64, 169, 96, false>();
+  static_assert(64 * row_major_depth(64, 19, 300, kTileRows) >
+                    kNarrowPackFloats,
+                "a block too deep to pack every tile's rows");
+  checkGemm<64, 19, 300, false>();
   checkGemm<64, 3 * V + 1, 63, false>();
   checkGemm<72, 3 * V + 1, 64, false>();
   checkGemmRowBias<32, 2 * V + 5, 70>();
