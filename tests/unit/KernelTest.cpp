@@ -655,6 +655,31 @@ TEST(Conv, ImplicitGemmFlatSpotsMatchDirect) {
   checkConv<conv_shape<1, 3, 6, 3 * V + 3, 7, 3, 3, 4, 3 * V + 1, 1, 1, 0, 0, 1, 1, 1>, A>();
 }
 
+// Narrow tiles (implicit_narrow(): 8 output channels x 3 spots where 32
+// registers hold them, whole tiles of at most 64 channels): 64 channels
+// over 55-wide flat spots (squeezenet1_1's 16 -> 64 layer, 32 spots under
+// AVX-512: tiles of 3 and a last one of 2), 8 channels over 7 flat spots
+// (a last tile of 1), 32 at stride 2 (a stem's row spots, 36 of them),
+// and the edges, 72 and 60 channels, which keep the 12-row tiles.
+TEST(Conv, ImplicitGemmNarrowTilesMatchDirect) {
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  constexpr int64_t V = kVecWidth;
+  constexpr auto A = conv_algo::implicit_gemm;
+  using Wide = conv_shape<1, 16, 9, 55, 64, 3, 3, 9, 55, 1, 1, 1, 1, 1, 1, 1>;
+  static_assert(kNarrowRows == 0 ||
+                    (implicit_narrow<Wide>() &&
+                     !implicit_narrow<conv_shape<1, 2, 5, 5, 72, 3, 3, 5, 5, 1,
+                                                 1, 1, 1, 1, 1, 1>>() &&
+                     !implicit_narrow<conv_shape<1, 2, 5, 5, 60, 3, 3, 5, 5, 1,
+                                                 1, 1, 1, 1, 1, 1>>()),
+                "narrow tiles: whole 8-channel tiles, at most 64 channels");
+  checkConv<Wide, A>(relu);
+  checkConv<conv_shape<1, 3, 6, V + 1, 8, 3, 3, 6, V + 1, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 3, 2 * V + 5, 2 * V + 5, 32, 3, 3, V + 2, V + 2, 2, 2, 1, 1, 1, 1, 1>, A>(relu);
+  checkConv<conv_shape<1, 2, 5, V + 3, 72, 3, 3, 5, V + 3, 1, 1, 1, 1, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 2, 5, V + 3, 60, 3, 3, 5, V + 3, 1, 1, 1, 1, 1, 1, 1>, A>();
+}
+
 // Rows of at most half a vector share a spot, a half each: an even and an
 // odd number of rows (the last spot's second half repeats its row), rows
 // of exactly half a vector and of one column, one column past half (a row

@@ -240,6 +240,10 @@ TEST(ThreadedConv, ImplicitGemmSplitsChannelsThenSpots) {
   // Flat spots (55-wide rows): pairs cut across row ends.
   checkConv<conv_shape<1, 3, 7, 55, 9, 3, 3, 7, 55, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::implicit_gemm>();
+  // Narrow tiles (16 channels, implicit_narrow()): a thread's runs of
+  // pairs in tiles of 3 spots and a rest of 1 or 2.
+  checkConv<conv_shape<1, 3, 7, 55, 16, 3, 3, 7, 55, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::implicit_gemm>();
 }
 
 // Winograd: the input transform split by channel, the GEMMs by transform
