@@ -100,7 +100,19 @@ constexpr int64_t kMinSmallMapInputs = 128, kMinLanesInputs = 256;
 /// per 32 output channels, im2col's GEMM reads its packed copy once per
 /// 12-row tile.
 constexpr int64_t kMinWideChannels = 512, kMaxWideMap = 256;
-bool paysForLanes(kernel::Conv2dOp op) {
+/// Whole panels of output channels over a map of 26 to 256 positions
+/// (13x13, 14x14), from kMinPanelInputs input channels; on several threads
+/// only an expansion of at least kMinPanelsPerThread panels a thread.
+constexpr int64_t kMinPanelInputs = 48, kMinPanelsPerThread = 4;
+bool paysForPanels(ArrayRef<int64_t> w, int64_t positions, int64_t threads) {
+  if (positions > kMaxWideMap || w[0] % kernel::kPackedPanel != 0 ||
+      w[1] < kMinPanelInputs)
+    return false;
+  return threads <= 1 ||
+         (w[0] >= w[1] &&
+          w[0] >= kMinPanelsPerThread * threads * kernel::kPackedPanel);
+}
+bool paysForLanes(kernel::Conv2dOp op, int64_t threads) {
   auto w = cast<ShapedType>(op.getWeight().getType()).getShape();
   auto y = cast<ShapedType>(op.getType()).getShape();
   const int64_t positions = y[2] * y[3];
@@ -110,6 +122,8 @@ bool paysForLanes(kernel::Conv2dOp op) {
     return false;
   if (w[0] >= kMinWideChannels && w[1] >= kMinWideChannels &&
       positions <= kMaxWideMap)
+    return true;
+  if (positions > kMaxSmallMap && paysForPanels(w, positions, threads))
     return true;
   return positions <= kMaxSmallMap ? w[1] >= kMinSmallMapInputs
                                    : 8 * padded > positions &&
@@ -205,7 +219,7 @@ struct ChooseConvAlgorithm
         op.setAlgorithm("depthwise");
         return;
       }
-      if (paysForLanes(op) && relayOutLanes(op, "pointwise_lanes"))
+      if (paysForLanes(op, threads) && relayOutLanes(op, "pointwise_lanes"))
         return;
       if (op.canUse("pointwise")) {
         op.setAlgorithm(packsPointwise(op) ? "im2col" : "pointwise");

@@ -122,7 +122,18 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
     positions: the lanes product reads the input once per 32 output
     channels where im2col's GEMM reads its copy once per 12-row tile
     (squeezenet1_1's 512 -> 1000 classifier over 13x13, one thread, in the
-    model: 0.90-0.95 of `im2col`'s time; at two threads 1.01),
+    model: 0.90-0.95 of `im2col`'s time; at two threads 1.01), or over a
+    map of 26 to 256 positions with whole panels of 32 output channels from
+    at least 48 input channels (a 13x13 or 14x14 map, where `pointwise`
+    pads 169 or 196 columns to 176 or 208 and reads each input plane once
+    per 12-row tile: squeezenet1_1's 384 and 512 -> 64 squeezes 0.88, 64
+    -> 256 and 48 -> 192 expands 0.90-0.93, mobilenet_v2's 14x14 layers
+    0.73-0.86 of `pointwise`'s time, one thread; 48 output channels, a
+    half-empty second panel, 1.22), on several threads (`threads`) only
+    for an expansion (no fewer output than input channels) of at least 4
+    panels a thread: the squeezes and projections, which `pointwise` splits
+    by input channel there (`split_depth`), ran 1.1-2x slower in lanes,
+    while mobilenet_v2's 64 -> 384 and 96 -> 576 ran 0.7-0.9 of their time,
     `winograd` for a 3x3, stride-1, ungrouped f32 one with
     constant weights and either at least 32 input and output channels
     (resnet18's 3x3 layers: 2.25x fewer multiply-adds, which pay for the
@@ -163,6 +174,10 @@ def ChooseConvAlgorithm : Pass<"onnxcc-choose-conv-algorithm",
            /*default=*/"::onnxcc::kDefaultMinWinogradChannels",
            "least input and output channels of a Winograd convolution (0: "
            "at least 32, or from 2 inputs over a map of 9 to 16 2x2 tiles)">,
+    Option<"threads", "threads", "int64_t", /*default=*/"1",
+           "threads the kernels will split across (--threads): whole "
+           "panels over a small map pay for `pointwise_lanes` on one "
+           "thread, only in expansions on several">,
   ];
 }
 

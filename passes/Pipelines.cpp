@@ -40,6 +40,7 @@ void buildCpuPipeline(OpPassManager &pm, const PipelineOptions &options) {
   // Each convolution's kernel, read by the planner and the emitter.
   ChooseConvAlgorithmOptions convOptions;
   convOptions.minWinogradChannels = options.minWinogradChannels;
+  convOptions.threads = options.threads;
   fn.addPass(createChooseConvAlgorithm(convOptions));
   // Constant GEMM weights in the runtime's panels.
   fn.addPass(createPackGemmWeights());

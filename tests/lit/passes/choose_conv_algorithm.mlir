@@ -3,6 +3,7 @@
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 | FileCheck %s --check-prefix=WINO
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=1 --onnxcc-plan-memory | FileCheck %s --check-prefix=WINOPLAN
 // RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=min-winograd-channels=33 | FileCheck %s --check-prefix=NOWINO
+// RUN: onnxcc-opt %s --split-input-file --onnxcc-choose-conv-algorithm=threads=2 | FileCheck %s --check-prefix=THREADS
 
 // A 3x3 stride-1 convolution over several channels, too shallow for
 // Winograd: an implicit GEMM, whose scratch is one padded plane per input
@@ -223,66 +224,110 @@ func.func @main(%x: tensor<1x2x5x5xf32>, %w: tensor<1x2x3x3xf32>, %b: tensor<1xf
 // (at most 25 positions) from 128. Not from 255 or 127 input channels,
 // with 31 output channels, over a 14x14 map (196 pad 12, under an
 // eighth), over one position, or with weights that are not constants.
+// (40 output channels, a partial second panel of 32, keep these layers
+// out of the whole-panel rule tested further down.)
 // CHECK-LABEL: func @main
-// CHECK: %[[A:.*]] = kernel.weight {{.*}} : tensor<1x256x32xf32>
-// CHECK: kernel.conv2d %{{.*}}, %[[A]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x32x7x7xf32>
-// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<32x255x1x1xf32>
+// CHECK: %[[A:.*]] = kernel.weight {{.*}} : tensor<2x256x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[A]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x40x7x7xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<40x255x1x1xf32>
 // CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<31x256x1x1xf32>
-// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x14x14xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x40x14x14xf32>
 // CHECK: %[[E:.*]] = kernel.weight {{.*}} : tensor<2x128x32xf32>
 // CHECK: kernel.conv2d %{{.*}}, %[[E]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x40x5x5xf32>
 // CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<40x127x1x1xf32>
-// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x40x1x1xf32>
 // CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}(tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>)
 // CHECK: return
 // PLAN-LABEL: func @main(%arg0: tensor<1x256x7x7xf32>
 // PLAN-NOT: kernel.scratch_offset
 // PLAN: return
-func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: tensor<1x256x14x14xf32>, %x5: tensor<1x128x5x5xf32>, %x5n: tensor<1x127x5x5xf32>, %x1: tensor<1x256x1x1xf32>, %wv: tensor<32x256x1x1xf32>, %b32: tensor<32xf32>, %b31: tensor<31xf32>, %b40: tensor<40xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>) {
-  %w = kernel.weight dense<1.0> : tensor<32x256x1x1xf32>
-  %wn = kernel.weight dense<1.0> : tensor<32x255x1x1xf32>
+func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: tensor<1x256x14x14xf32>, %x5: tensor<1x128x5x5xf32>, %x5n: tensor<1x127x5x5xf32>, %x1: tensor<1x256x1x1xf32>, %wv: tensor<32x256x1x1xf32>, %b32: tensor<32xf32>, %b31: tensor<31xf32>, %b40: tensor<40xf32>) -> (tensor<1x40x7x7xf32>, tensor<1x40x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x40x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x40x1x1xf32>, tensor<1x32x7x7xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<40x256x1x1xf32>
+  %wn = kernel.weight dense<1.0> : tensor<40x255x1x1xf32>
   %w31 = kernel.weight dense<1.0> : tensor<31x256x1x1xf32>
   %w5 = kernel.weight dense<1.0> : tensor<40x128x1x1xf32>
   %w5n = kernel.weight dense<1.0> : tensor<40x127x1x1xf32>
-  %0 = kernel.conv2d %x7, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
-  %1 = kernel.conv2d %x7n, %wn, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x255x7x7xf32>, tensor<32x255x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %0 = kernel.conv2d %x7, %w, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<40x256x1x1xf32>, tensor<40xf32>) -> tensor<1x40x7x7xf32>
+  %1 = kernel.conv2d %x7n, %wn, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x255x7x7xf32>, tensor<40x255x1x1xf32>, tensor<40xf32>) -> tensor<1x40x7x7xf32>
   %2 = kernel.conv2d %x7, %w31, %b31 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<31x256x1x1xf32>, tensor<31xf32>) -> tensor<1x31x7x7xf32>
-  %3 = kernel.conv2d %x14, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x14x14xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x14x14xf32>
+  %3 = kernel.conv2d %x14, %w, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x14x14xf32>, tensor<40x256x1x1xf32>, tensor<40xf32>) -> tensor<1x40x14x14xf32>
   %4 = kernel.conv2d %x5, %w5, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x128x5x5xf32>, tensor<40x128x1x1xf32>, tensor<40xf32>) -> tensor<1x40x5x5xf32>
   %5 = kernel.conv2d %x5n, %w5n, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x127x5x5xf32>, tensor<40x127x1x1xf32>, tensor<40xf32>) -> tensor<1x40x5x5xf32>
-  %6 = kernel.conv2d %x1, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x1x1xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x1x1xf32>
+  %6 = kernel.conv2d %x1, %w, %b40 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x1x1xf32>, tensor<40x256x1x1xf32>, tensor<40xf32>) -> tensor<1x40x1x1xf32>
   %7 = kernel.conv2d %x7, %wv, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
-  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x32x1x1xf32>, tensor<1x32x7x7xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x40x7x7xf32>, tensor<1x40x7x7xf32>, tensor<1x31x7x7xf32>, tensor<1x40x14x14xf32>, tensor<1x40x5x5xf32>, tensor<1x40x5x5xf32>, tensor<1x40x1x1xf32>, tensor<1x32x7x7xf32>
 }
 
 // -----
 
 // A wide 1x1 layer over a small map runs with its output channels in the
-// lanes: 512 -> 512 over 16x16 (256 positions). Over 17x16, from 511
-// input channels or to 511 output channels it stays im2col, the default
-// the printer elides (the map pads nothing to a multiple of 16, so the
-// padding rule does not apply either).
+// lanes: 512 -> 520 over 16x16 (256 positions; 520 is not whole panels of
+// 32, so the panel rule below does not apply). Over 17x16, from 511 input
+// channels or to 511 output channels it stays im2col, the default the
+// printer elides (the map pads nothing to a multiple of 16, so the padding
+// rule does not apply either).
 // CHECK-LABEL: func @main(%arg0: tensor<1x512x16x16xf32>
-// CHECK: %[[W:.*]] = kernel.weight {{.*}} : tensor<16x512x32xf32>
-// CHECK: kernel.conv2d %{{.*}}, %[[W]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x512x16x16xf32>
+// CHECK: %[[W:.*]] = kernel.weight {{.*}} : tensor<17x512x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[W]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x520x16x16xf32>
 // CHECK-NOT: algorithm
-// CHECK: kernel.conv2d {{.*}} -> tensor<1x512x17x16xf32>
+// CHECK: kernel.conv2d {{.*}} -> tensor<1x520x17x16xf32>
 // CHECK-NOT: algorithm
-// CHECK: kernel.conv2d {{.*}}tensor<512x511x1x1xf32>
+// CHECK: kernel.conv2d {{.*}}tensor<520x511x1x1xf32>
 // CHECK-NOT: algorithm
 // CHECK: kernel.conv2d {{.*}} -> tensor<1x511x16x16xf32>
 // CHECK-NOT: algorithm
 // CHECK: return
-func.func @main(%x: tensor<1x512x16x16xf32>, %xb: tensor<1x512x17x16xf32>, %xn: tensor<1x511x16x16xf32>, %b: tensor<512xf32>, %bn: tensor<511xf32>) -> (tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>) {
-  %w = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
-  %w2 = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
-  %wn = kernel.weight dense<1.0> : tensor<512x511x1x1xf32>
+func.func @main(%x: tensor<1x512x16x16xf32>, %xb: tensor<1x512x17x16xf32>, %xn: tensor<1x511x16x16xf32>, %b: tensor<520xf32>, %bn: tensor<511xf32>) -> (tensor<1x520x16x16xf32>, tensor<1x520x17x16xf32>, tensor<1x520x16x16xf32>, tensor<1x511x16x16xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<520x512x1x1xf32>
+  %w2 = kernel.weight dense<1.0> : tensor<520x512x1x1xf32>
+  %wn = kernel.weight dense<1.0> : tensor<520x511x1x1xf32>
   %wo = kernel.weight dense<1.0> : tensor<511x512x1x1xf32>
-  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
-  %1 = kernel.conv2d %xb, %w2, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x17x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x17x16xf32>
-  %2 = kernel.conv2d %xn, %wn, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x511x16x16xf32>, tensor<512x511x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
+  %0 = kernel.conv2d %x, %w, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<520x512x1x1xf32>, tensor<520xf32>) -> tensor<1x520x16x16xf32>
+  %1 = kernel.conv2d %xb, %w2, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x17x16xf32>, tensor<520x512x1x1xf32>, tensor<520xf32>) -> tensor<1x520x17x16xf32>
+  %2 = kernel.conv2d %xn, %wn, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x511x16x16xf32>, tensor<520x511x1x1xf32>, tensor<520xf32>) -> tensor<1x520x16x16xf32>
   %3 = kernel.conv2d %x, %wo, %bn {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<511x512x1x1xf32>, tensor<511xf32>) -> tensor<1x511x16x16xf32>
-  return %0, %1, %2, %3 : tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>
+  return %0, %1, %2, %3 : tensor<1x520x16x16xf32>, tensor<1x520x17x16xf32>, tensor<1x520x16x16xf32>, tensor<1x511x16x16xf32>
+}
+
+// -----
+
+// Whole panels of 32 output channels over a map of 26 to 256 positions
+// from at least 48 input channels run in the lanes on one thread: 48 -> 64
+// and 384 -> 64 over 13x13, 64 -> 256 over 16x16. From 47 input channels,
+// to 48 output channels (half a panel left empty), over 17x16 and over
+// 5x5 (the small-map rule's, from 128 inputs) they stay `pointwise`. On
+// two threads (THREADS) only an expansion of at least 4 panels a thread:
+// 64 -> 256 (8 panels); 384 -> 64 and 48 -> 64 stay `pointwise`.
+// CHECK-LABEL: func @main(%arg0: tensor<1x48x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x64x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}}(tensor<1x384x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x256x16x16xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}(tensor<1x47x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x48x13x13xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x64x17x16xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x64x5x5xf32>
+// THREADS-LABEL: func @main(%arg0: tensor<1x48x13x13xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x64x13x13xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}(tensor<1x384x13x13xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x256x16x16xf32>
+// THREADS-NOT: pointwise_lanes
+// THREADS: return
+func.func @main(%x: tensor<1x48x13x13xf32>, %xw: tensor<1x384x13x13xf32>, %x16: tensor<1x64x16x16xf32>, %x47: tensor<1x47x13x13xf32>, %x17: tensor<1x64x17x16xf32>, %x5: tensor<1x64x5x5xf32>, %b: tensor<64xf32>, %b48: tensor<48xf32>, %b256: tensor<256xf32>) -> (tensor<1x64x13x13xf32>, tensor<1x64x13x13xf32>, tensor<1x256x16x16xf32>, tensor<1x64x13x13xf32>, tensor<1x48x13x13xf32>, tensor<1x64x17x16xf32>, tensor<1x64x5x5xf32>) {
+  %w0 = kernel.weight dense<1.0> : tensor<64x48x1x1xf32>
+  %w1 = kernel.weight dense<1.0> : tensor<64x384x1x1xf32>
+  %w2 = kernel.weight dense<1.0> : tensor<256x64x1x1xf32>
+  %w3 = kernel.weight dense<1.0> : tensor<64x47x1x1xf32>
+  %w4 = kernel.weight dense<1.0> : tensor<48x48x1x1xf32>
+  %w5 = kernel.weight dense<1.0> : tensor<64x64x1x1xf32>
+  %w6 = kernel.weight dense<1.0> : tensor<64x64x1x1xf32>
+  %0 = kernel.conv2d %x, %w0, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x48x13x13xf32>, tensor<64x48x1x1xf32>, tensor<64xf32>) -> tensor<1x64x13x13xf32>
+  %1 = kernel.conv2d %xw, %w1, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x384x13x13xf32>, tensor<64x384x1x1xf32>, tensor<64xf32>) -> tensor<1x64x13x13xf32>
+  %2 = kernel.conv2d %x16, %w2, %b256 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x64x16x16xf32>, tensor<256x64x1x1xf32>, tensor<256xf32>) -> tensor<1x256x16x16xf32>
+  %3 = kernel.conv2d %x47, %w3, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x47x13x13xf32>, tensor<64x47x1x1xf32>, tensor<64xf32>) -> tensor<1x64x13x13xf32>
+  %4 = kernel.conv2d %x, %w4, %b48 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x48x13x13xf32>, tensor<48x48x1x1xf32>, tensor<48xf32>) -> tensor<1x48x13x13xf32>
+  %5 = kernel.conv2d %x17, %w5, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x64x17x16xf32>, tensor<64x64x1x1xf32>, tensor<64xf32>) -> tensor<1x64x17x16xf32>
+  %6 = kernel.conv2d %x5, %w6, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x64x5x5xf32>, tensor<64x64x1x1xf32>, tensor<64xf32>) -> tensor<1x64x5x5xf32>
+  return %0, %1, %2, %3, %4, %5, %6 : tensor<1x64x13x13xf32>, tensor<1x64x13x13xf32>, tensor<1x256x16x16xf32>, tensor<1x64x13x13xf32>, tensor<1x48x13x13xf32>, tensor<1x64x17x16xf32>, tensor<1x64x5x5xf32>
 }
 // -----
 
