@@ -125,8 +125,9 @@ ONNXCC_INLINE void lanes_store(float *ONNXCC_RESTRICT sums,
     for (; p + 4 <= p1; p += 4) {
       const float *s = sums + (p - p0) * kPanel;
       for (int64_t j = 0; j < kPanel; j += 4) {
-        const v4 a = v4::load_aligned(s + j), b = v4::load_aligned(s + kPanel + j);
-        const v4 c = v4::load_aligned(s + 2 * kPanel + j),
+        const v4 a = v4::load_aligned(s + j),
+                 b = v4::load_aligned(s + kPanel + j),
+                 c = v4::load_aligned(s + 2 * kPanel + j),
                  d = v4::load_aligned(s + 3 * kPanel + j);
         const v4 ac_lo = xsimd::zip_lo(a, c), ac_hi = xsimd::zip_hi(a, c);
         const v4 bd_lo = xsimd::zip_lo(b, d), bd_hi = xsimd::zip_hi(b, d);
