@@ -304,20 +304,23 @@ ONNXCC_INLINE void pack_rows(const gemm_shape &g, const float *A, int64_t i,
       *ap++ = a_at(g, TA, A, i + r, k);
 }
 
-/// Floats of A packed for every narrow tile of a depth block: 64 rows x
+/// Floats of A packed for the narrow tiles of a depth block: 64 rows x
 /// 128 deep (32 KiB), the depth row_major_depth() gives a map of at least
-/// 48 columns.
+/// 48 columns; a deeper block packs fewer tiles at a time.
 constexpr int64_t kNarrowPackFloats = 64 * kRowMajorDepthBlock;
+static_assert(kNarrowPackFloats >= 8 * kDepthBlock,
+              "the buffer holds one narrow tile's rows at any depth");
 
 /// gemm_block_rt() in narrow tiles (narrow_rows()); ie - ib is a multiple
 /// of kNarrowRows. Each tile reads its rows of A packed (pack_rows()):
 /// through kNarrowRows row pointers g++ 12 ran out of registers and kept
 /// B's vectors on the stack (24 x 3136 x 144: 266 us so, 210 packed). Every
-/// tile's rows are packed once a depth block (up to kNarrowPackFloats) and
-/// the columns run outermost, each run of 3 vectors through all the tiles
-/// of rows: B's rows (a 1x1 convolution's input planes, K streams a new
-/// 4 KiB page apart) then come from L2 for the first tile only, which asks
-/// for them a few runs ahead (tile()'s `stream`). Row tiles outermost read
+/// tile's rows are packed once a depth block (as many tiles at a time as
+/// kNarrowPackFloats holds) and the columns run outermost, each run of 3
+/// vectors through all those tiles of rows: B's rows (a 1x1 convolution's
+/// input planes, K streams a new 4 KiB page apart) then come from L2 for
+/// the first tile only, which asks for them a few runs ahead (tile()'s
+/// `stream`). Row tiles outermost read
 /// each block's B from L2 once per tile: squeezenet1_1's 128 -> 16 layer
 /// over 55x55 and 256 -> 32 over 27x27 ran 12% and 5% slower so (AVX-512).
 /// A function of its own: with these tiles beside the 12-row ones, the
@@ -333,30 +336,32 @@ ONNXCC_NOINLINE void gemm_block_narrow_rt(
   constexpr int64_t kWide = 3 * kVecWidth;
   for_gemm_blocks<TA>(g, B, jb, je, [&](int64_t j0, int64_t jend, depth d,
                                         const float *bt) ONNXCC_INLINE_LAMBDA {
+    // Tiles of rows in groups whose packed rows fit the buffer: all of
+    // them at the depth row_major_depth() gives a map of 48 columns or
+    // more, at least one tile (8 x kDepthBlock floats) at any depth.
+    // kNarrowRows is 0 where these tiles are never taken (AVX2, SSE2), and
+    // g++ rejects the constant division by it even here, uninstantiated.
+    constexpr int64_t R = kNarrowRows > 0 ? kNarrowRows : 1;
     const int64_t kc = d.k1 - d.k0;
-    if ((ie - ib) * kc > kNarrowPackFloats) { // one tile's rows at a time
-      for (int64_t i = ib; i < ie; i += kNarrowRows) {
-        pack_rows<kNarrowRows, TA>(g, A, i, d, ap);
-        row_panel<kNarrowRows, TA, HasBias, 3>(g, A, B, bt, bias, alpha, beta,
-                                               C, i, j0, jend, d, epi, ap);
-      }
-      return;
+    const int64_t group = kNarrowPackFloats / (kc * R) * R;
+    for (int64_t gb = ib; gb < ie; gb += group) {
+      const int64_t ge = gb + group < ie ? gb + group : ie;
+      for (int64_t i = gb; i < ge; i += kNarrowRows)
+        pack_rows<kNarrowRows, TA>(g, A, i, d, ap + (i - gb) * kc);
+      // Each run of columns through every tile of rows: its rows of B are
+      // read from L2 once, then from L1.
+      const int64_t jw = j0 + (jend - j0) / kWide * kWide;
+      for (int64_t j = j0; j < jw; j += kWide)
+        for (int64_t i = gb; i < ge; i += kNarrowRows)
+          tile<kNarrowRows, 3, TA, HasBias, Epi, true>(
+              g, ap + (i - gb) * kc, B, bias, alpha, beta, C, i, j, d, 0, epi,
+              false, i == gb);
+      if (jw < jend)
+        for (int64_t i = gb; i < ge; i += kNarrowRows)
+          row_panel<kNarrowRows, TA, HasBias, 2, true>(
+              g, A, B, bt, bias, alpha, beta, C, i, jw, jend, d, epi,
+              ap + (i - gb) * kc);
     }
-    for (int64_t i = ib; i < ie; i += kNarrowRows)
-      pack_rows<kNarrowRows, TA>(g, A, i, d, ap + (i - ib) * kc);
-    // Each run of columns through every tile of rows: its rows of B are
-    // read from L2 once, then from L1.
-    const int64_t jw = j0 + (jend - j0) / kWide * kWide;
-    for (int64_t j = j0; j < jw; j += kWide)
-      for (int64_t i = ib; i < ie; i += kNarrowRows)
-        tile<kNarrowRows, 3, TA, HasBias, Epi, true>(
-            g, ap + (i - ib) * kc, B, bias, alpha, beta, C, i, j, d, 0, epi,
-            false, i == ib);
-    if (jw < jend)
-      for (int64_t i = ib; i < ie; i += kNarrowRows)
-        row_panel<kNarrowRows, TA, HasBias, 2, true>(
-            g, A, B, bt, bias, alpha, beta, C, i, jw, jend, d, epi,
-            ap + (i - ib) * kc);
   });
 #else
   // kNarrowRows is 0 where there are no vector registers to hold the tiles.

@@ -169,9 +169,9 @@ TEST(Gemm, TileRowEdges) {
 // hold them: rows of 3 vectors and then 2, 1 and a tail of dot products,
 // of a rerun vector and of a vector and one column; two depth blocks; the
 // most rows, with every tile's rows packed at once (64 x 96) and, in a
-// block too deep for that (64 x 300 over 19 columns), one tile's at a
-// time; and the edges around it, 64 rows at depth 63 and 72 rows, which
-// keep the 12-row tiles. Every ISA checks the same shapes.
+// block too deep for that (64 x 300 over 19 columns), in groups of 24,
+// 24 and 16 rows; and the edges around it, 64 rows at depth 63 and 72
+// rows, which keep the 12-row tiles. Every ISA checks the same shapes.
 TEST(Gemm, NarrowTileEdges) {
   constexpr int64_t V = kVecWidth;
   static_assert(kNarrowRows == 0 ||
