@@ -135,6 +135,21 @@ ONNXCC_INLINE void rows_tile(int64_t rows, int64_t i, F &f) {
 }
 } // namespace detail
 
+/// Cuts all M rows into the fewest tiles of at most kTileRows, of
+/// near-equal rows (32 = 11 + 11 + 10 rather than 12 + 12 + 4 + 4), at
+/// compile time, calling f as for_row_tiles() does. For products whose
+/// row tiles all sweep one panel of B in L1 (gemm_packed.h), where a
+/// 4-row tile's B load per 8 multiply-adds, not L2, is what costs.
+template <int64_t M, int64_t I = 0, typename F>
+ONNXCC_INLINE void for_balanced_row_tiles(F &f) {
+  if constexpr (I < M) {
+    constexpr int64_t tiles = (M - I + kTileRows - 1) / kTileRows;
+    constexpr int R = int((M - I + tiles - 1) / tiles);
+    f(std::integral_constant<int, R>{}, I);
+    for_balanced_row_tiles<M, I + R>(f);
+  }
+}
+
 /// Cuts rows [i, ie) of an M-row product into register tiles, calling
 /// f(std::integral_constant<int, R>{}, row) for each. Tiles of kTileRows
 /// while they leave at least 4 rows, then near-equal tiles of at most

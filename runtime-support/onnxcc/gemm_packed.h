@@ -216,6 +216,51 @@ ONNXCC_INLINE void packed_tile_group(const float *A, const float *Bp,
 }
 #endif
 
+/// Whether the whole of an M-row packed product runs its register panels
+/// outermost, every row tile (for_balanced_row_tiles()) through one panel
+/// before the next. Row tiles outermost read a column block of B once per
+/// tile: from L1 where the block fits there (kL1SlabFloats), from L2 where
+/// it does not. Then, if a depth block of all of A's rows fits L1 beside a
+/// panel (at most 64 KiB, so L2 at worst), each panel is read from L2 once
+/// instead: transformer-sized products (32 x 384 x 128, 32 x 128 x 256)
+/// ran 12-20% faster so, 128 x 384 x 128 and 32 x 512 x 768 10%, while
+/// 256 x 196 x 2304 (768 KiB of A a block) ran 10% slower, and so did
+/// mobilenet_v2's 16 -> 96 layer over 112x112 (a 16-deep block of B in L1
+/// either way, C's rows written a panel at a time: 534 -> 685 us). At
+/// most kMinorTileRows rows are one tile either way, and keep their panel
+/// groups. (squeezenet1_1's Winograd products over 13x13 maps, 256 x 49 x
+/// 64, keep the old order: their two panels of B fit L1, 18% slower so.)
+template <int64_t M, int64_t N, int64_t K>
+constexpr bool kPanelsOuter =
+    M > kMinorTileRows && M * depth_block<K>() <= 16384 &&
+    depth_block<K>() * (column_block<K>() < N ? column_block<K>() : N) >
+        kL1SlabFloats;
+
+/// One register panel (kPanel columns from j, `cols` of them in C) of an
+/// R-row tile at row i over depth d, B packed in panels of Width columns:
+/// the half-width tile where the last panel fills at most one vector.
+template <int R, int64_t M, int64_t N, int64_t K, int64_t Width,
+          int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
+ONNXCC_INLINE void packed_panel(const float *A, const float *Bp,
+                                const float *bias, float alpha, float beta,
+                                float *C, int64_t i, int64_t j, depth d,
+                                Epi epi, bool lead) {
+  // Whether the last panel fills at most one vector (or all of N does).
+  constexpr bool kHalfPanel =
+      kPanel > kVecWidth && N % kPanel != 0 && N % kPanel <= kVecWidth;
+  const int64_t cols = N - j < kPanel ? N - j : kPanel;
+  const float *bp = Bp + packed_at<K, Width>(0, j);
+  if constexpr (kHalfPanel) { // only then the one-vector tile
+    if (cols <= kVecWidth) {
+      packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
+          A, bp, bias, alpha, beta, C, i, j, cols, d, epi, lead);
+      return;
+    }
+  }
+  packed_tile<R, 2, M, N, K, Width, BRS, BCS, HasBias>(
+      A, bp, bias, alpha, beta, C, i, j, cols, d, epi, lead);
+}
+
 /// Rows [ib, ie) x register panels [pb, pe) (kPanel columns each) of C =
 /// A * B, B packed in panels of Width columns.
 template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
@@ -227,12 +272,24 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
                               int64_t pb, int64_t pe, Epi epi) {
   static_assert(Width % kPanel == 0, "a register panel must not straddle two");
   constexpr int64_t kc = depth_block<K>(), nc = column_block<K>() / kPanel;
-  // Whether the last panel fills at most one vector (or all of N does).
-  constexpr bool kHalfPanel =
-      kPanel > kVecWidth && N % kPanel != 0 && N % kPanel <= kVecWidth;
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};
+    if constexpr (kPanelsOuter<M, N, K>) {
+      if (ib == 0 && ie == M) { // all rows: not a threaded row panel
+        for (int64_t p = pb; p < pe; ++p) {
+          auto tile = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
+            packed_panel<decltype(rows)::value, M, N, K, Width, BRS, BCS,
+                         HasBias>(A, Bp, bias, alpha, beta, C, i,
+                                  p * kPanel, d, epi, false);
+          };
+          for_balanced_row_tiles<M>(tile);
+        }
+        if (k1 == K)
+          break;
+        continue;
+      }
+    }
     for (int64_t p0 = pb; p0 < pe; p0 += nc) {
       const int64_t pend = p0 + nc < pe ? p0 + nc : pe;
       auto panels = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
@@ -246,19 +303,9 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
             packed_tile_group<R, G, M, N, K, Width, BRS, BCS, HasBias>(
                 A, Bp, bias, alpha, beta, C, i, p * kPanel, d, epi);
 #endif
-        for (; p < pend; ++p) {
-          const int64_t j = p * kPanel, cols = N - j < kPanel ? N - j : kPanel;
-          const float *bp = Bp + packed_at<K, Width>(0, j);
-          if constexpr (kHalfPanel) { // only then the one-vector tile
-            if (cols <= kVecWidth) {
-              packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
-                  A, bp, bias, alpha, beta, C, i, j, cols, d, epi, p == p0);
-              continue;
-            }
-          }
-          packed_tile<R, 2, M, N, K, Width, BRS, BCS, HasBias>(
-              A, bp, bias, alpha, beta, C, i, j, cols, d, epi, p == p0);
-        }
+        for (; p < pend; ++p)
+          packed_panel<R, M, N, K, Width, BRS, BCS, HasBias>(
+              A, Bp, bias, alpha, beta, C, i, p * kPanel, d, epi, p == p0);
       };
       for_row_tiles<M>(ib, ie, panels);
     }

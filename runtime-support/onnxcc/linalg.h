@@ -13,6 +13,7 @@
 
 #include "onnxcc/config.h"
 #include "onnxcc/gemm.h"
+#include "onnxcc/gemm_packed.h"
 #include "onnxcc/parallel.h"
 #include "onnxcc/scalar_ops.h"
 #include "onnxcc/types.h"
@@ -75,6 +76,17 @@ inline void gemm_typed(const T *ONNXCC_RESTRICT A, const T *ONNXCC_RESTRICT B,
     }
 }
 
+/// Whether a batched float product's row-major b (K x N) is read as one
+/// packed panel N columns wide (packed_at<K, N> is row-major), by the
+/// compile-time-shaped gemm_packed_all(): an attention's 32 x 32 x 32
+/// products otherwise ran gemm_block_rt(), shaped at run time, at the
+/// whim of g++'s constant propagation: cloned for the shape in a small
+/// translation unit, 2.8 us for 4 of them, not cloned in tiny_transformer
+/// once other kernels grew, 4.3 us. Only where b fits L1 (a row of b per
+/// k), and N is whole register panels.
+template <int64_t N, int64_t K>
+constexpr bool kBatchAsPanel = N % kPanel == 0 && N * K <= 8192;
+
 /// y[b] = a[b] x b[b] for the batch indices linear in [lo, hi) of the R
 /// batch dims `batch`, with a [M, K] and b [K, N] matrices found at
 /// sum(index * a_strides) and sum(index * b_strides) elements.
@@ -97,7 +109,11 @@ inline void batch_matmul_range(const int64_t (&batch)[R],
       oa += idx[d] * a_strides[d];
       ob += idx[d] * b_strides[d];
     }
-    if constexpr (std::is_same<T, float>::value)
+    if constexpr (std::is_same<T, float>::value && kBatchAsPanel<N, K>)
+      gemm_packed_all<M, N, K, N, 0, 0, false>(a + oa, b + ob, nullptr, 1.0f,
+                                               1.0f, y + linear * M * N,
+                                               identity{});
+    else if constexpr (std::is_same<T, float>::value)
       gemm<M, N, K, false, false, 0, 0, false>(a + oa, b + ob, nullptr, 1.0f,
                                                1.0f, y + linear * M * N,
                                                identity{});

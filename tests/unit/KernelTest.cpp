@@ -284,6 +284,32 @@ TEST(GemmPacked, CompilerPanels) {
   checkGemmPanels<32, 384, 128, 0, 1>(); // a transformer's QKV product
 }
 
+// Few rows over a block of B too big for L1 run the panels outermost,
+// every row tile of near-equal rows through one panel (kPanelsOuter): the
+// least rows that do, 25 rows (9 + 8 + 8 under AVX-512), the most rows
+// that do at depth 128 and one more, which keeps the old order; a partial
+// and a one-vector last panel; several depth blocks; the edge where the
+// block of B just fits L1 (24 x 256) and one deeper (25 x 256).
+TEST(GemmPacked, PanelsOutermost) {
+  static_assert(kPanelsOuter<kMinorTileRows + 1, 384, 128> &&
+                    !kPanelsOuter<kMinorTileRows, 384, 128>,
+                "the fewest rows that run panels outermost");
+  static_assert(kPanelsOuter<128, 384, 128> && !kPanelsOuter<129, 384, 128>,
+                "all of A's rows in 64 KiB a depth block");
+  static_assert(!kPanelsOuter<32, 256, 24> && kPanelsOuter<32, 256, 25> &&
+                    !kPanelsOuter<32, 2 * kPanelPad, 64>,
+                "a block of B that fits L1 keeps the old order");
+  checkGemmPanels<kMinorTileRows + 1, 384, 128, 0, 1>();
+  checkGemmPanels<25, 3 * kPanelPad - 5, 130, 0, 1>();
+  checkGemmPanels<128, 384, 128, 0, 1>();
+  checkGemmPanels<129, 384, 128, 0, 1>();
+  checkGemmPanels<2 * kTileRows + 1, 2 * kPanelPad + kVecWidth, 200, 0, 1>();
+  checkGemmPanels<20, 300, kDepthBlock + 5, 0, 1>();
+  checkGemmPanels<32, 256, 24, 0, 1>();
+  checkGemmPanels<32, 256, 25, 256, 1>(); // a bias of shape [M, N]
+  checkGemmPacked<kTileRows + 5, 9 * kPanel + 1, 130>();
+}
+
 // Tiles of 1 to 3 rows run several whole panels side by side
 // (kPanelGroup): a group then a lone whole panel and a partial one over two
 // depth blocks, groups that end exactly at N, a bias of shape [M, N], and

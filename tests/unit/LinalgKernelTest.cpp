@@ -167,4 +167,20 @@ TEST(BatchMatMul, BroadcastBatches) {
   checkBatch<std::int64_t, 1, 2, 2, 1, 3, 2, 2>(0);
 }
 
+// Float products whose b is whole register panels and fits L1 read b as
+// one packed panel N wide (kBatchAsPanel): an attention's 32 x 32 x 32,
+// one panel, two panels with a row count the balanced tiles cut, and the
+// most b that does (N * K = 8192) beside one that does not.
+TEST(BatchMatMul, RowMajorBAsOnePanel) {
+  static_assert(kBatchAsPanel<32, 32> && kBatchAsPanel<kPanel, 8192 / kPanel> &&
+                    !kBatchAsPanel<kPanel, 8192 / kPanel + 1> &&
+                    !kBatchAsPanel<kPanel + 1, 3>,
+                "b read as one panel where it is whole panels and fits L1");
+  checkBatch<float, 1, 4, 1, 4, 32, 32, 32>(1e-4);
+  checkBatch<float, 2, 1, 1, 3, 5, kPanel, 7>(1e-5);
+  checkBatch<float, 1, 2, 1, 1, kTileRows + 7, 2 * kPanel, 19>(1e-5);
+  checkBatch<float, 1, 1, 1, 2, 3, kPanel, 8192 / kPanel>(1e-3);
+  checkBatch<float, 1, 1, 1, 2, 3, kPanel, 8192 / kPanel + 1>(1e-3);
+}
+
 } // namespace

@@ -163,6 +163,11 @@ TEST(ThreadedGemm, CompilerPanelsCut) {
   checkGemmPanels<2, 2 * kPanelPad - 1, kDepthBlock + 9>();
   // One row over 7 panels: cuts fall inside a serial run's group of 4.
   checkGemmPanels<1, 7 * kPanel, 50>();
+  // Panels outermost (kPanelsOuter) in runs of panels, and in row panels
+  // (more of those than panels), which keep the row tiles outermost.
+  static_assert(kPanelsOuter<64, 64, 128>, "64 x 64 x 128 runs panels outermost");
+  checkGemmPanels<25, 384, 130>();
+  checkGemmPanels<64, 64, 128>();
 }
 
 TEST(ThreadedGemm, TransposedBCutsOutputs) {
