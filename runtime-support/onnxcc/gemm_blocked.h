@@ -320,9 +320,9 @@ static_assert(kNarrowPackFloats >= 8 * kDepthBlock,
 /// vectors through all those tiles of rows: B's rows (a 1x1 convolution's
 /// input planes, K streams a new 4 KiB page apart) then come from L2 for
 /// the first tile only, which asks for them a few runs ahead (tile()'s
-/// `stream`). Row tiles outermost read
-/// each block's B from L2 once per tile: squeezenet1_1's 128 -> 16 layer
-/// over 55x55 and 256 -> 32 over 27x27 ran 12% and 5% slower so (AVX-512).
+/// `stream`). Row tiles outermost read each block's B from L2 once per
+/// tile: squeezenet1_1's 128 -> 16 layer over 55x55 and 256 -> 32 over
+/// 27x27 ran 12% and 5% slower so (AVX-512).
 /// A function of its own: with these tiles beside the 12-row ones, the
 /// 12-row tile spilled (96 x 196 x 576: 206 -> 350 us).
 template <bool TA, bool HasBias, typename Epi>

@@ -261,6 +261,32 @@ ONNXCC_INLINE void packed_panel(const float *A, const float *Bp,
       A, bp, bias, alpha, beta, C, i, j, cols, d, epi, lead);
 }
 
+/// All M rows x register panels [pb, pe) of C = A * B where
+/// kPanelsOuter: each panel through every row tile before the next.
+template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
+inline void gemm_packed_panels_outer(const float *ONNXCC_RESTRICT A,
+                                     const float *ONNXCC_RESTRICT Bp,
+                                     const float *bias, float alpha,
+                                     float beta, float *ONNXCC_RESTRICT C,
+                                     int64_t pb, int64_t pe, Epi epi) {
+  constexpr int64_t kc = depth_block<K>();
+  for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
+    const int64_t k1 = k0 + kc < K ? k0 + kc : K;
+    const depth d{k0, k1, k0 == 0, k1 == K};
+    for (int64_t p = pb; p < pe; ++p) {
+      auto tile = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
+        packed_panel<decltype(rows)::value, M, N, K, Width, BRS, BCS,
+                     HasBias>(A, Bp, bias, alpha, beta, C, i, p * kPanel, d,
+                              epi, false);
+      };
+      for_balanced_row_tiles<M>(tile);
+    }
+    if (k1 == K)
+      break;
+  }
+}
+
 /// Rows [ib, ie) x register panels [pb, pe) (kPanel columns each) of C =
 /// A * B, B packed in panels of Width columns.
 template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
@@ -271,25 +297,17 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
                               float *ONNXCC_RESTRICT C, int64_t ib, int64_t ie,
                               int64_t pb, int64_t pe, Epi epi) {
   static_assert(Width % kPanel == 0, "a register panel must not straddle two");
+  if constexpr (kPanelsOuter<M, N, K>) {
+    if (ib == 0 && ie == M) { // all rows: not a threaded row panel
+      gemm_packed_panels_outer<M, N, K, Width, BRS, BCS, HasBias>(
+          A, Bp, bias, alpha, beta, C, pb, pe, epi);
+      return;
+    }
+  }
   constexpr int64_t kc = depth_block<K>(), nc = column_block<K>() / kPanel;
   for (int64_t k0 = 0; k0 < K || k0 == 0; k0 += kc) {
     const int64_t k1 = k0 + kc < K ? k0 + kc : K;
     const depth d{k0, k1, k0 == 0, k1 == K};
-    if constexpr (kPanelsOuter<M, N, K>) {
-      if (ib == 0 && ie == M) { // all rows: not a threaded row panel
-        for (int64_t p = pb; p < pe; ++p) {
-          auto tile = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
-            packed_panel<decltype(rows)::value, M, N, K, Width, BRS, BCS,
-                         HasBias>(A, Bp, bias, alpha, beta, C, i,
-                                  p * kPanel, d, epi, false);
-          };
-          for_balanced_row_tiles<M>(tile);
-        }
-        if (k1 == K)
-          break;
-        continue;
-      }
-    }
     for (int64_t p0 = pb; p0 < pe; p0 += nc) {
       const int64_t pend = p0 + nc < pe ? p0 + nc : pe;
       auto panels = [&](auto rows, int64_t i) ONNXCC_INLINE_LAMBDA {
