@@ -329,6 +329,64 @@ func.func @main(%x: tensor<1x48x13x13xf32>, %xw: tensor<1x384x13x13xf32>, %x16: 
   %6 = kernel.conv2d %x5, %w6, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x64x5x5xf32>, tensor<64x64x1x1xf32>, tensor<64xf32>) -> tensor<1x64x5x5xf32>
   return %0, %1, %2, %3, %4, %5, %6 : tensor<1x64x13x13xf32>, tensor<1x64x13x13xf32>, tensor<1x256x16x16xf32>, tensor<1x64x13x13xf32>, tensor<1x48x13x13xf32>, tensor<1x64x17x16xf32>, tensor<1x64x5x5xf32>
 }
+
+// -----
+
+// The padding and wide rules' cases as they stood before the panel rule
+// (32 and 512 output channels, whole panels). On one thread the panel rule
+// now also takes 255 -> 32 over 7x7, 256 -> 32 over 14x14 and 511 -> 512
+// over 16x16 into the lanes (they ran `pointwise` and im2col before it);
+// 256 -> 32 over 7x7 and 512 -> 512 over 16x16 stay in the lanes, one
+// position stays `pointwise`, and 17x16 (272 positions) and 511 output
+// channels stay im2col. On two threads (THREADS) the panel rule keeps
+// only expansions of at least 4 panels a thread: 511 -> 512 (16 panels)
+// stays in the lanes, while 255 -> 32 and 256 -> 32 get their old
+// `pointwise` back.
+// CHECK-LABEL: func @main(%arg0: tensor<1x256x7x7xf32>, %arg1: tensor<1x255x7x7xf32>, %arg2: tensor<1x256x14x14xf32>, %arg3: tensor<1x256x1x1xf32>
+// CHECK: %[[A:.*]] = kernel.weight {{.*}} : tensor<1x256x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[A]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x32x7x7xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}}(tensor<1x255x7x7xf32>, tensor<1x255x32xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x32x14x14xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x1x1xf32>
+// CHECK: %[[W:.*]] = kernel.weight {{.*}} : tensor<16x512x32xf32>
+// CHECK: kernel.conv2d %{{.*}}, %[[W]], %{{.*}} {algorithm = "pointwise_lanes"{{.*}} -> tensor<1x512x16x16xf32>
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}} -> tensor<1x512x17x16xf32>
+// CHECK: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}}(tensor<1x511x16x16xf32>, tensor<16x511x32xf32>
+// CHECK-NOT: algorithm
+// CHECK: kernel.conv2d {{.*}} -> tensor<1x511x16x16xf32>
+// CHECK-NOT: algorithm
+// CHECK: return
+// THREADS-LABEL: func @main(%arg0: tensor<1x256x7x7xf32>, %arg1: tensor<1x255x7x7xf32>, %arg2: tensor<1x256x14x14xf32>, %arg3: tensor<1x256x1x1xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x32x7x7xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}}tensor<32x255x1x1xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x14x14xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise"{{.*}} -> tensor<1x32x1x1xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}} -> tensor<1x512x16x16xf32>
+// THREADS-NOT: algorithm
+// THREADS: kernel.conv2d {{.*}} -> tensor<1x512x17x16xf32>
+// THREADS: kernel.conv2d {{.*}}algorithm = "pointwise_lanes"{{.*}}(tensor<1x511x16x16xf32>, tensor<16x511x32xf32>
+// THREADS-NOT: algorithm
+// THREADS: kernel.conv2d {{.*}} -> tensor<1x511x16x16xf32>
+// THREADS-NOT: algorithm
+// THREADS: return
+func.func @main(%x7: tensor<1x256x7x7xf32>, %x7n: tensor<1x255x7x7xf32>, %x14: tensor<1x256x14x14xf32>, %x1: tensor<1x256x1x1xf32>, %x: tensor<1x512x16x16xf32>, %xb: tensor<1x512x17x16xf32>, %xn: tensor<1x511x16x16xf32>, %b32: tensor<32xf32>, %b: tensor<512xf32>, %bn: tensor<511xf32>) -> (tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x32x1x1xf32>, tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>) {
+  %w = kernel.weight dense<1.0> : tensor<32x256x1x1xf32>
+  %wn = kernel.weight dense<1.0> : tensor<32x255x1x1xf32>
+  %v = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
+  %v2 = kernel.weight dense<1.0> : tensor<512x512x1x1xf32>
+  %vn = kernel.weight dense<1.0> : tensor<512x511x1x1xf32>
+  %vo = kernel.weight dense<1.0> : tensor<511x512x1x1xf32>
+  %0 = kernel.conv2d %x7, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x7x7xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %1 = kernel.conv2d %x7n, %wn, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x255x7x7xf32>, tensor<32x255x1x1xf32>, tensor<32xf32>) -> tensor<1x32x7x7xf32>
+  %2 = kernel.conv2d %x14, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x14x14xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x14x14xf32>
+  %3 = kernel.conv2d %x1, %w, %b32 {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x256x1x1xf32>, tensor<32x256x1x1xf32>, tensor<32xf32>) -> tensor<1x32x1x1xf32>
+  %4 = kernel.conv2d %x, %v, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
+  %5 = kernel.conv2d %xb, %v2, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x17x16xf32>, tensor<512x512x1x1xf32>, tensor<512xf32>) -> tensor<1x512x17x16xf32>
+  %6 = kernel.conv2d %xn, %vn, %b {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x511x16x16xf32>, tensor<512x511x1x1xf32>, tensor<512xf32>) -> tensor<1x512x16x16xf32>
+  %7 = kernel.conv2d %x, %vo, %bn {pads = array<i64: 0, 0, 0, 0>, strides = array<i64: 1, 1>, dilations = array<i64: 1, 1>, group = 1 : i64} : (tensor<1x512x16x16xf32>, tensor<511x512x1x1xf32>, tensor<511xf32>) -> tensor<1x511x16x16xf32>
+  return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<1x32x7x7xf32>, tensor<1x32x7x7xf32>, tensor<1x32x14x14xf32>, tensor<1x32x1x1xf32>, tensor<1x512x16x16xf32>, tensor<1x512x17x16xf32>, tensor<1x512x16x16xf32>, tensor<1x511x16x16xf32>
+}
 // -----
 
 // Convolutions left to im2col (here strided, past the stem's 4 input
