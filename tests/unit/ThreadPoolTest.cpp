@@ -50,6 +50,13 @@ template <int T> struct in_turn {
   }
 };
 
+/// A context of T parts whose pool is busy: the caller runs them all as
+/// one part (thread_pool::run()'s fallback).
+template <int T> struct busy_pool {
+  static constexpr int kThreads = T;
+  template <typename F> void run(F &&fn) { fn(0, 1); }
+};
+
 /// The same check on contexts of 2, 3 and 5 parts in turn, and on pools
 /// of 2 and 3 threads.
 template <typename Check> void onEveryContext(Check check) {
@@ -133,26 +140,32 @@ TEST(ThreadedGemm, RowCutsAtPanels) {
   checkGemm<kTileRows + 3, 2, 4>();
 }
 
-/// gemm_panels() (B packed by the compiler) on threads against one.
-template <int64_t M, int64_t N, int64_t K> void checkGemmPanels() {
+/// gemm_panels() (B packed by the compiler) on threads against one, with
+/// a bias per column (BRS = 0, BCS = 1), per row (1, 0) or of C's shape
+/// (N, 1).
+template <int64_t M, int64_t N, int64_t K, int64_t BRS = 0, int64_t BCS = 1>
+void checkGemmPanels() {
   constexpr int64_t width = (N + kPanelPad - 1) / kPanelPad * kPanelPad;
   auto a = randomVector(M * K, 1), bp = randomVector(K * width, 2),
-       bias = randomVector(N, 3);
+       bias = randomVector((BRS ? M : 1) * (BCS ? N : 1), 3);
   static constexpr auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
   std::vector<float> ref(M * N);
-  gemm_panels<M, N, K, 0, 1, true>(a.data(), bp.data(), bias.data(), 0.5f, 2.0f,
-                                   ref.data(), relu);
+  gemm_panels<M, N, K, BRS, BCS, true>(a.data(), bp.data(), bias.data(), 0.5f,
+                                       2.0f, ref.data(), relu);
   auto check = [&](auto &par) {
     std::vector<float> c(M * N, NAN);
-    gemm_panels<M, N, K, 0, 1, true>(par, a.data(), bp.data(), bias.data(), 0.5f,
-                                     2.0f, c.data(), relu);
+    gemm_panels<M, N, K, BRS, BCS, true>(par, a.data(), bp.data(), bias.data(),
+                                         0.5f, 2.0f, c.data(), relu);
     expectSameBits(c, ref, "threaded gemm_panels");
   };
   in_turn<2> t2;
   in_turn<3> t3;
+  busy_pool<2> b2;
   check(t2);
   check(t3);
+  check(b2);
   check(thread_pool<2>::instance());
+  check(thread_pool<3>::instance());
 }
 
 // Register panels, or row panels where there are more of those; the
@@ -168,6 +181,24 @@ TEST(ThreadedGemm, CompilerPanelsCut) {
   static_assert(kPanelsOuter<64, 64, 128>, "64 x 64 x 128 runs panels outermost");
   checkGemmPanels<25, 384, 130>();
   checkGemmPanels<64, 64, 128>();
+}
+
+// A few rows against a small B: each thread M / T whole rows
+// (kRowsPerThread), the rest of the cuts above where the rule says no.
+TEST(ThreadedGemm, CompilerRowsPerThread) {
+  static_assert(kRowsPerThread<32, 384, 128, 2>, "tiny_transformer's QKV");
+  static_assert(!kRowsPerThread<32, 384, 128, 3>, "32 rows do not split in 3");
+  static_assert(!kRowsPerThread<14, 64, 64, 2>, "7 rows a thread are too few");
+  static_assert(kRowsPerThread<16, 64, 64, 2>, "8 rows a thread are enough");
+  static_assert(!kRowsPerThread<66, 64, 64, 2>, "66 rows are not few");
+  static_assert(kRowsPerThread<64, 256, 256, 2>, "B of 256 KiB");
+  static_assert(!kRowsPerThread<64, 257, 256, 2>, "B over 256 KiB");
+  static_assert(!kRowsPerThread<32, 384, 128, 1>, "one thread");
+  checkGemmPanels<32, 384, 128>();            // 16 rows each on 2
+  checkGemmPanels<48, 5 * kPanel + 3, 130>(); // 24 on 2, 16 on 3; a part panel
+  checkGemmPanels<16, 64, 64, 1, 0>();        // 8 rows each, a bias per row
+  checkGemmPanels<64, 256, 256, 256, 1>();    // a bias of C's shape, 32 each
+  checkGemmPanels<18, 2 * kPanel, kDepthBlock + 9>(); // 9 each, depth blocks
 }
 
 TEST(ThreadedGemm, TransposedBCutsOutputs) {
@@ -309,13 +340,6 @@ TEST(ThreadedConv, PointwiseNeedsNoScratch) {
   checkConv<conv_shape<1, 6, 3, 5, 6, 1, 1, 3, 5, 1, 1, 0, 0, 1, 1, 3>,
             conv_algo::pointwise>();
 }
-
-/// A context of T parts whose pool is busy: the caller runs them all as
-/// one part (thread_pool::run()'s fallback).
-template <int T> struct busy_pool {
-  static constexpr int kThreads = T;
-  template <typename F> void run(F &&fn) { fn(0, 1); }
-};
 
 /// A pointwise convolution split by depth into 3 shares gives the same
 /// bits however many threads take the shares (in turn, on a pool, or one
