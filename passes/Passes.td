@@ -233,9 +233,14 @@ def ChooseThreads : Pass<"onnxcc-choose-threads", "mlir::func::FuncOp"> {
     8192 elements the pool's round trip costs more than that saves:
     tiny_transformer's 4096-element Adds took its call from 205 to 220 us
     at two threads. Attention's per-head products and softmaxes split by
-    head and by row: each head's 32x32x32 product (2.6 us) and a 4096-row
-    softmax (2.1 us, an exponential an element) are worth a round trip
-    where an Add of as many elements is not.
+    head and by row: a 4096-row softmax (2.1 us, an exponential an
+    element) is worth a round trip where an Add of as many elements is
+    not. The per-head products are the rule's edge: each 32x32x32 one
+    took 2.6 us when this was set and 0.9 us since they run as one packed
+    panel; split by head, tiny_transformer's QK^T products went from 3.5
+    to 4.6 us at two threads while the whole call moved less than the
+    host's noise (167 vs 162 us, medians of ten alternated runs), so the
+    rule stays until a quieter host decides it.
 
     A threaded `pointwise` convolution of one group that reads at least 3x
     as many channels as it writes also gets `split_depth`: its threads
