@@ -1,8 +1,10 @@
 //===- PackGemmWeights.cpp - constant GEMM weights in runtime panels ------===//
 //
 // Lays a kernel.gemm's constant B out as the runtime's gemm_panels() reads
-// it (gemm_packed.h) and marks the op `packed_b`, so the emitter and the
-// verifier read one decision. See Passes.td for the rule.
+// it (gemm_packed.h), or a transposed one of a few rows as
+// gemm_packed_dots() does (gemm_packed_dots.h), and marks the op
+// `packed_b`, so the emitter and the verifier read one decision. See
+// Passes.td for the rule.
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/ConstantData.h"
@@ -20,7 +22,14 @@ using namespace onnxcc;
 
 namespace {
 
+using kernel::kPackedDotDepth;
+using kernel::kPackedDotRows;
 using kernel::kPackedPanel;
+
+/// Rows of A below which a transposed B stays transposed (the lowering
+/// transposes a constant B^T at kGemmPanelRows = 4 rows or more) and is
+/// read as dot products.
+constexpr int64_t kMaxDotProductRows = 3;
 
 /// B [K, N] as [ceil(N / 32), K, 32], zero-padded: element (k, j) at
 /// (j / 32, k, j % 32).
@@ -34,43 +43,77 @@ std::vector<double> packPanels(ArrayRef<double> b, int64_t k, int64_t n) {
   return p;
 }
 
+/// B^T [N, K] in groups of kPackedDotRows rows, [ceil(N / 16), K, 16]:
+/// each whole block of 16 k as the group's rows one after another, then
+/// the rows' K % 16 last k row by row; rows past N zero.
+std::vector<double> packDotGroups(ArrayRef<double> bt, int64_t n, int64_t k) {
+  const int64_t groups = (n + kPackedDotRows - 1) / kPackedDotRows;
+  const int64_t body = k / kPackedDotDepth * kPackedDotDepth, tail = k - body;
+  std::vector<double> p(groups * kPackedDotRows * k, 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t g = j / kPackedDotRows, r = j % kPackedDotRows;
+    double *group = p.data() + g * kPackedDotRows * k;
+    for (int64_t kk = 0; kk < body; ++kk)
+      group[(kk / kPackedDotDepth * kPackedDotRows + r) * kPackedDotDepth +
+            kk % kPackedDotDepth] = bt[j * k + kk];
+    for (int64_t t = 0; t < tail; ++t)
+      group[body * kPackedDotRows + r * tail + t] = bt[j * k + body + t];
+  }
+  return p;
+}
+
 struct PackGemmWeights
     : onnxcc::impl::PackGemmWeightsBase<PackGemmWeights> {
   using PackGemmWeightsBase::PackGemmWeightsBase;
 
-  /// Whether padding N columns to whole panels adds at most N / 4.
-  static bool padsLittle(int64_t n) {
-    int64_t padded = (n + kPackedPanel - 1) / kPackedPanel * kPackedPanel;
+  /// Whether padding n columns (or rows of B^T) to whole groups of
+  /// `width` adds at most n / 4.
+  static bool padsLittle(int64_t n, int64_t width) {
+    int64_t padded = (n + width - 1) / width * width;
     return n > 0 && 4 * (padded - n) <= n;
   }
 
-  static bool canPack(kernel::GemmOp op) {
+  /// The width B is packed in (panels of columns, or with trans_b groups
+  /// of rows), or 0 where it stays as it is.
+  static int64_t packWidth(kernel::GemmOp op) {
     auto f32 = [](Value v) { return getElementTypeOrSelf(v.getType()).isF32(); };
+    auto a = cast<ShapedType>(op.getA().getType());
     auto b = cast<ShapedType>(op.getB().getType());
-    return !op.getPackedB() && !op.getTransA() && !op.getTransB() &&
-           f32(op.getA()) && f32(op.getB()) && f32(op.getOutput()) &&
-           b.getRank() == 2 && padsLittle(b.getDimSize(1)) &&
-           op.getB().getDefiningOp<kernel::WeightOp>() && op.getB().hasOneUse();
+    if (op.getPackedB() || op.getTransA() || !f32(op.getA()) ||
+        !f32(op.getB()) || !f32(op.getOutput()) || b.getRank() != 2 ||
+        !op.getB().getDefiningOp<kernel::WeightOp>() || !op.getB().hasOneUse())
+      return 0;
+    if (!op.getTransB())
+      return padsLittle(b.getDimSize(1), kPackedPanel) ? kPackedPanel : 0;
+    bool fewRows = a.getRank() == 2 && a.getDimSize(0) <= kMaxDotProductRows;
+    return fewRows && b.getDimSize(1) >= kPackedDotDepth &&
+                   padsLittle(b.getDimSize(0), kPackedDotRows)
+               ? kPackedDotRows
+               : 0;
   }
 
   void runOnOperation() override {
     getOperation().walk([&](kernel::GemmOp op) {
-      if (!canPack(op))
+      int64_t width = packWidth(op);
+      if (!width)
         return;
       ElementsAttr weights = getConstantElements(op.getB());
       std::vector<double> b;
       if (!weights || !readAsDoubles(weights, b))
         return;
       auto shape = cast<ShapedType>(op.getB().getType()).getShape();
-      int64_t k = shape[0], n = shape[1];
-      auto type = RankedTensorType::get(
-          {(n + kPackedPanel - 1) / kPackedPanel, k, kPackedPanel},
-          Float32Type::get(op.getContext()));
+      // [K, N] in panels of columns, or B^T [N, K] in groups of rows.
+      int64_t k = op.getTransB() ? shape[1] : shape[0];
+      int64_t n = op.getTransB() ? shape[0] : shape[1];
+      auto type = RankedTensorType::get({(n + width - 1) / width, k, width},
+                                        Float32Type::get(op.getContext()));
+      std::vector<double> packed =
+          op.getTransB() ? packDotGroups(b, n, k) : packPanels(b, k, n);
       OpBuilder builder(op);
-      Value packed = kernel::WeightOp::create(
+      Value value = kernel::WeightOp::create(
           builder, op.getB().getLoc(), type,
-          makeElements(type, ArrayRef<double>(packPanels(b, k, n))));
-      op.getBMutable().assign(packed);
+          makeElements(type, ArrayRef<double>(packed)));
+      op.getBMutable().assign(value);
       op.setPackedB(true);
     });
   }

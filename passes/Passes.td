@@ -195,6 +195,16 @@ def PackGemmWeights : Pass<"onnxcc-pack-gemm-weights", "mlir::func::FuncOp"> {
     from L3, as they do inside a whole model, a transformer's 32x384x128
     product ran 25% faster. A B with other users stays as it is (a second,
     packed copy would grow the weights).
+
+    A constant transposed B (B^T, N rows of K: a PyTorch Linear's weight)
+    of a product of at most 3 rows, which the runtime computes as dot
+    products, becomes groups of 16 rows, [ceil(N / 16), K, 16]: for each
+    whole block of 16 k, the group's 16 rows' floats one row after another,
+    then their last K % 16 floats (see kernel.gemm), when K is at least 16
+    and padding N to whole groups adds at most a quarter. A dot group then
+    reads its rows as one stream instead of 16 streams K floats apart: the
+    classifier's 784 -> 256 layer at batch 1 ran in 3.8 us instead of 6.6
+    (AMD EPYC Zen 5, L2-hot).
   }];
 }
 

@@ -1,7 +1,8 @@
 //===- LinalgPrinters.cpp - GEMM, batched products, strided copies --------===//
 //
 // kernel.gemm prints as the blocked SIMD gemm() for f32, gemm_panels() for
-// an f32 one whose B the compiler packed (gemm_packed.h), and gemm_typed()
+// an f32 one whose B the compiler packed (gemm_packed.h), gemm_packed_dots()
+// for one whose B^T it packed (gemm_packed_dots.h), and gemm_typed()
 // for every other element type (runtime-support/onnxcc/gemm.h, linalg.h).
 //
 //===----------------------------------------------------------------------===//
@@ -35,8 +36,10 @@ static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
                      : f32     ? "nullptr"
                                : "static_cast<const " + elementOf(op.getA()) +
                                      " *>(nullptr)";
-  if (op.getPackedB()) // the verifier checked: f32, nothing transposed
-    os << "onnxcc::rt::gemm_panels<" << m << ", " << n << ", " << kk << ", ";
+  if (op.getPackedB()) // the verifier checked: f32, A not transposed
+    os << (op.getTransB() ? "onnxcc::rt::gemm_packed_dots<"
+                          : "onnxcc::rt::gemm_panels<")
+       << m << ", " << n << ", " << kk << ", ";
   else
     os << "onnxcc::rt::" << (f32 ? "gemm<" : "gemm_typed<") << m << ", " << n
        << ", " << kk << ", " << (op.getTransA() ? "true" : "false") << ", "

@@ -106,20 +106,22 @@ bool onnxcc::kernel::isVectorizableBody(Block &body) {
   return false;
 }
 
-/// Checks a `packed_b` GEMM's B: [ceil(N / 32), K, 32] f32 (kPanelPad in
-/// gemm_packed.h), neither operand transposed.
+/// Checks a `packed_b` GEMM's B: f32, A not transposed, and either B in
+/// panels, [ceil(N / 32), K, 32] (kPanelPad in gemm_packed.h), or with
+/// trans_b, B^T in dot groups, [ceil(N / 16), K, 16] (gemm_packed_dots.h).
 static LogicalResult verifyPackedB(GemmOp op, ArrayRef<int64_t> a,
                                    ArrayRef<int64_t> b, ArrayRef<int64_t> y) {
-  if (op.getTransA() || op.getTransB() || !elementOf(op.getA()).isF32() ||
+  if (op.getTransA() || !elementOf(op.getA()).isF32() ||
       !elementOf(op.getB()).isF32() || !elementOf(op.getOutput()).isF32())
     return op.emitOpError()
-           << "packs B only for an f32 product of untransposed operands";
+           << "packs B only for an f32 product of an untransposed A";
   if (a.size() != 2 || y.size() != 2 || a[0] != y[0])
     return op.emitOpError() << "expects 2-D A and result with equal rows";
-  int64_t panels = (y[1] + kPackedPanel - 1) / kPackedPanel;
-  if (b.size() != 3 || b[0] != panels || b[1] != a[1] || b[2] != kPackedPanel)
+  int64_t width = op.getTransB() ? kPackedDotRows : kPackedPanel;
+  int64_t panels = (y[1] + width - 1) / width;
+  if (b.size() != 3 || b[0] != panels || b[1] != a[1] || b[2] != width)
     return op.emitOpError() << "expects packed B [" << panels << ", " << a[1]
-                            << ", " << kPackedPanel << "]";
+                            << ", " << width << "]";
   return success();
 }
 

@@ -19,6 +19,11 @@ namespace onnxcc::kernel {
 /// Columns per panel of a `packed_b` GEMM's B: the runtime's kPanelPad
 /// (gemm_packed.h), which every ISA's register panel divides.
 constexpr int64_t kPackedPanel = 32;
+/// Rows per group and k per block of a `packed_b` GEMM's transposed B: the
+/// runtime's kDotRows and kDotDepth (gemm_packed_dots.h), which every
+/// ISA's dot group and vector divide.
+constexpr int64_t kPackedDotRows = 16;
+constexpr int64_t kPackedDotDepth = 16;
 
 /// ThreadedOpInterface's verifier: threads in [1, kMaxThreads], more than
 /// one only for an f32 result.

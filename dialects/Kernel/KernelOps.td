@@ -69,6 +69,11 @@ def Kernel_GemmOp : Kernel_Op<"gemm", [Pure, IsolatedFromAbove,
     [ceil(N / 32), K, 32] zero-padded (element (k, j) at panel j / 32,
     row k, column j % 32), written by onnxcc-pack-gemm-weights so that the
     runtime reads it as one stream (f32, neither operand transposed).
+    With trans_b, B^T (N rows of K) is a constant in groups of 16 rows, as
+    [ceil(N / 16), K, 16]: group g holds, for each whole block of 16 k,
+    rows 16g to 16g + 15's 16 floats one row after another, then those
+    rows' last K % 16 floats row by row; rows past N are zeros (f32, A not
+    transposed; gemm_packed_dots.h).
   }];
   let arguments = (ins StaticTensor:$a, StaticTensor:$b,
                    Optional<StaticTensor>:$c,

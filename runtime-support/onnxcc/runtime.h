@@ -10,6 +10,7 @@
 #include "onnxcc/elementwise.h"
 #include "onnxcc/gemm.h"
 #include "onnxcc/gemm_packed.h"
+#include "onnxcc/gemm_packed_dots.h"
 #include "onnxcc/indexing.h"
 #include "onnxcc/layout.h"
 #include "onnxcc/linalg.h"

@@ -392,6 +392,58 @@ TEST(Gemm, TransposedBBackwardGroupsSameBits) {
   checkDotsBackward<1, 2 * kVecWidth + 3, 2048>(); // staggered starts
 }
 
+/// B^T [N, K] in the compiler's dot groups (onnxcc-pack-gemm-weights):
+/// per group of kDotRows rows, each whole block of kDotDepth k row after
+/// row, then the rows' last K % kDotDepth k; rows past N are zeros.
+template <int64_t N, int64_t K>
+std::vector<float> packDotGroups(const std::vector<float> &bt) {
+  constexpr int64_t body = K / kDotDepth * kDotDepth, tail = K - body;
+  std::vector<float> p(kDotGroups<N> * kDotRows * K, 0.0f);
+  for (int64_t j = 0; j < N; ++j) {
+    float *group = p.data() + j / kDotRows * kDotRows * K;
+    const int64_t r = j % kDotRows;
+    for (int64_t k = 0; k < body; ++k)
+      group[(k / kDotDepth * kDotRows + r) * kDotDepth + k % kDotDepth] =
+          bt[j * K + k];
+    for (int64_t t = 0; t < tail; ++t)
+      group[body * kDotRows + r * tail + t] = bt[j * K + body + t];
+  }
+  return p;
+}
+
+/// gemm_packed_dots() against the naive product of A and B^T, with a bias
+/// of shape [N] (BCS = 1, a Linear's) or [M, N], alpha, beta != 1 and a
+/// ReLU.
+template <int64_t M, int64_t N, int64_t K, int64_t BRS = 0, int64_t BCS = 1>
+void checkPackedDots() {
+  auto a = randomVector(M * K, 4), bt = randomVector(N * K, 5),
+       bias = randomVector(BRS ? M * N : N, 6);
+  auto bp = packDotGroups<N, K>(bt);
+  std::vector<float> c(M * N, NAN), ref(M * N);
+  gemm_packed_dots<M, N, K, BRS, BCS, true>(
+      a.data(), bp.data(), bias.data(), 0.5f, 2.0f, c.data(),
+      [](auto v) { return vmax(v, decltype(v)(0.0f)); });
+  auto s = naiveProduct<M, N, K, true>(a, bt);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      ref[i * N + j] = std::fmax(
+          float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]), 0.0f);
+  expectClose(c, ref, "gemm_packed_dots");
+}
+
+// Whole and partial groups (a dot group of every ISA inside a group of
+// 16 rows, the last one cut short), depths of whole blocks, a block and a
+// tail, a tail alone, one to three rows, and the classifier's layer.
+TEST(GemmPackedDots, GroupAndDepthEdges) {
+  checkPackedDots<1, kDotRows, kDotDepth>();
+  checkPackedDots<1, kDotRows - 1, kDotDepth + 1>();
+  checkPackedDots<2, kDotRows + 1, 2 * kDotDepth - 1>();
+  checkPackedDots<3, 2 * kDotRows + kVecWidth / 2 + 1, 3 * kDotDepth + 5>();
+  checkPackedDots<1, 3, kDotDepth - 3>(); // no whole block
+  checkPackedDots<2, 40, 64, 40, 1>();    // a bias of C's shape
+  checkPackedDots<1, 256, 784>();          // the classifier's first layer
+}
+
 template <int64_t N> void checkMap() {
   auto a = randomVector(N, 4), b = randomVector(N, 5);
   float s = 0.25f;

@@ -207,6 +207,36 @@ TEST(ThreadedGemm, TransposedBCutsOutputs) {
   checkGemm<1, 1, 8, true>(); // fewer outputs than threads
 }
 
+/// gemm_packed_dots() (B^T in the compiler's dot groups; any values
+/// compare the cuts) on threads against one: whole groups per thread.
+template <int64_t M, int64_t N, int64_t K> void checkPackedDots() {
+  auto a = randomVector(M * K, 1), bp = randomVector(kDotGroups<N> * kDotRows * K, 2),
+       bias = randomVector(N, 3);
+  static constexpr auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  std::vector<float> ref(M * N);
+  gemm_packed_dots<M, N, K, 0, 1, true>(a.data(), bp.data(), bias.data(), 1.0f,
+                                        1.0f, ref.data(), relu);
+  onEveryContext([&](auto &par, const char *what) {
+    std::vector<float> c(M * N, NAN);
+    gemm_packed_dots<M, N, K, 0, 1, true>(par, a.data(), bp.data(), bias.data(),
+                                          1.0f, 1.0f, c.data(), relu);
+    expectSameBits(c, ref, what);
+  });
+  busy_pool<2> busy;
+  std::vector<float> c(M * N, NAN);
+  gemm_packed_dots<M, N, K, 0, 1, true>(busy, a.data(), bp.data(), bias.data(),
+                                        1.0f, 1.0f, c.data(), relu);
+  expectSameBits(c, ref, "busy pool");
+}
+
+// More groups than threads, a partial last group, fewer groups than
+// threads (parts left empty).
+TEST(ThreadedGemm, PackedDotsCutWholeGroups) {
+  checkPackedDots<1, 256, 784>();
+  checkPackedDots<3, 5 * kDotRows + 3, 40>();
+  checkPackedDots<1, kDotRows, 16>();
+}
+
 template <typename S, conv_algo Algo, int T> struct ConvCase {
   // Winograd's weight is U, [16][O][C], pointwise_lanes' W^T in panels,
   // [ceil(O / 32)][C][32], im2col_lanes' [ceil(O / 32)][Kdim][32]; any

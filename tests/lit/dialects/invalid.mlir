@@ -17,9 +17,18 @@ func.func @gemm_packed_shape(%a: tensor<2x3xf32>, %b: tensor<1x4x32xf32>) -> ten
 // -----
 
 func.func @gemm_packed_transposed(%a: tensor<3x2xf32>, %b: tensor<1x3x32xf32>) -> tensor<2x5xf32> {
-  // expected-error @+1 {{packs B only for an f32 product of untransposed operands}}
+  // expected-error @+1 {{packs B only for an f32 product of an untransposed A}}
   %0 = kernel.gemm %a, %b {packed_b = true, trans_a = true} : (tensor<3x2xf32>, tensor<1x3x32xf32>) -> tensor<2x5xf32>
   return %0 : tensor<2x5xf32>
+}
+
+// -----
+
+// With trans_b, B^T in groups of 16 rows: 20 rows of 3 take [2, 3, 16].
+func.func @gemm_packed_dot_groups(%a: tensor<1x3xf32>, %b: tensor<1x3x16xf32>) -> tensor<1x20xf32> {
+  // expected-error @+1 {{expects packed B [2, 3, 16]}}
+  %0 = kernel.gemm %a, %b {packed_b = true, trans_b = true} : (tensor<1x3xf32>, tensor<1x3x16xf32>) -> tensor<1x20xf32>
+  return %0 : tensor<1x20xf32>
 }
 
 // -----

@@ -13,7 +13,8 @@ register panels under AVX-512, cut by position at 2 threads and by panel
 at 3; 18 under AVX2, by panel), a 1x1 from them to 160 (output channels
 in the lanes: 5 register panels under AVX-512, cut by position at 2 and
 3 threads; 10 under AVX2, cut by panel at 2 and by position at 3; 20
-under SSE2, cut by panel), then a Gemm; onnxruntime computes the
+under SSE2, cut by panel), then a Gemm (its transposed weights packed in
+groups of 16 rows, split by group); onnxruntime computes the
 references."""
 import sys
 
