@@ -121,12 +121,17 @@ inline void gemm_packed_dot_groups(const float *ONNXCC_RESTRICT A,
 /// Packed groups of an N-row B^T.
 template <int64_t N> constexpr int64_t kDotGroups = (N + kDotRows - 1) / kDotRows;
 
+/// C = epi(alpha * A * B^T + beta * bias[i * BRS + j * BCS]) with B^T the
+/// compiler packed in groups (kernel.gemm's `packed_b` with `trans_b`).
 template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
           bool HasBias, typename Epi>
 inline void gemm_packed_dots(const float *ONNXCC_RESTRICT A,
                              const float *ONNXCC_RESTRICT B, const float *bias,
                              float alpha, float beta, float *ONNXCC_RESTRICT C,
                              Epi epi) {
+  static_assert(kDotRows == 16 && kDotDepth == 16,
+                "the compiler packs B^T in groups of 16 rows and blocks of "
+                "16 k (kernel::kPackedDotRows, kPackedDotDepth)");
   gemm_packed_dot_groups<M, N, K, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C,
                                                      0, kDotGroups<N>, epi);
 }
