@@ -237,9 +237,83 @@ constexpr bool kPanelsOuter =
     depth_block<K>() * (column_block<K>() < N ? column_block<K>() : N) >
         kL1SlabFloats;
 
+/// Columns of C past its last whole vector, at most kMaxDotTail, that
+/// packed_panel() sums as dot products rather than in a register tile,
+/// which would multiply a whole vector of zero padding for them: a
+/// Winograd product over a 13x13 or 14x14 map's 49 tiles (256 x 49 x 64,
+/// squeezenet1_1; 256 x 49 x 256, resnet18) took 153 and 560 us where 48
+/// columns took 110 and 440 (AVX-512, a 17-column last panel in a
+/// two-vector tile). Only past at least one whole panel; 0 where none.
+constexpr int64_t kMaxDotTail = 2;
+template <int64_t N>
+constexpr int64_t kDotTail = ONNXCC_HAS_SIMD && N >= kPanel && N % kVecWidth != 0 &&
+                                     N % kVecWidth <= kMaxDotTail
+                                 ? N % kVecWidth
+                                 : 0;
+
+#if ONNXCC_HAS_SIMD
+/// The kDotTail columns of rows [ib, ie) of C over all of K, finished: a
+/// dot product per output. Each column of B is copied to the stack once
+/// (kDotChunk k at a time) for all the rows, which read it 8 at a time, so
+/// that 8 chains of multiply-adds are in flight; then the k past the last
+/// whole vector. Copied per row tile instead, a vector at a time, the
+/// stores it had just made held up each load: 256 x 49 x 256 took 485 us
+/// against 440 for 48 columns (AMD Zen 5).
+template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
+          int64_t BCS, bool HasBias, typename Epi>
+inline void packed_dot_tail(const float *ONNXCC_RESTRICT A,
+                            const float *ONNXCC_RESTRICT Bp, const float *bias,
+                            float alpha, float beta, float *ONNXCC_RESTRICT C,
+                            int64_t ib, int64_t ie, Epi epi) {
+  constexpr int64_t kTail = kDotTail<N>, j0 = N - kTail;
+  constexpr int64_t kVectors = K / kVecWidth * kVecWidth;
+  constexpr int64_t kDotChunk = kVectors < 512 ? (kVectors > 0 ? kVectors : 1) : 512;
+  constexpr int kRows = 8;
+  for (int64_t c = 0; c < kTail; ++c) {
+    const float *bp = Bp + packed_at<K, Width>(0, j0 + c);
+    for (int64_t k0 = 0; k0 < kVectors; k0 += kDotChunk) {
+      const int64_t k1 = k0 + kDotChunk < kVectors ? k0 + kDotChunk : kVectors;
+      alignas(64) float column[kDotChunk];
+      for (int64_t k = k0; k < k1; ++k)
+        column[k - k0] = bp[k * Width];
+      // Rows' sums over this chunk, added to the earlier chunks' in C.
+      auto rows = [&](auto count, int64_t i) ONNXCC_INLINE_LAMBDA {
+        constexpr int R = decltype(count)::value;
+        vfloat acc[R];
+        for (int r = 0; r < R; ++r)
+          acc[r] = vfloat(0.0f);
+        for (int64_t k = k0; k < k1; k += kVecWidth) {
+          const vfloat b = vfloat::load_aligned(column + (k - k0));
+          for (int r = 0; r < R; ++r)
+            acc[r] = vfma(vfloat::load_unaligned(A + (i + r) * K + k), b, acc[r]);
+        }
+        for (int r = 0; r < R; ++r) {
+          float *out = C + (i + r) * N + j0 + c;
+          *out = k0 == 0 ? xsimd::hadd(acc[r]) : *out + xsimd::hadd(acc[r]);
+        }
+      };
+      int64_t i = ib;
+      for (; i + kRows <= ie; i += kRows)
+        rows(std::integral_constant<int, kRows>{}, i);
+      for (; i < ie; ++i)
+        rows(std::integral_constant<int, 1>{}, i);
+    }
+    for (int64_t i = ib; i < ie; ++i) {
+      float *out = C + i * N + j0 + c;
+      float s = kVectors > 0 ? *out : 0.0f;
+      for (int64_t k = kVectors; k < K; ++k)
+        s += A[i * K + k] * bp[k * Width];
+      *out = finish<HasBias>(s, bias, i * BRS + (j0 + c) * BCS, alpha, beta, epi);
+    }
+  }
+}
+#endif
+
 /// One register panel (kPanel columns from j, `cols` of them in C) of an
 /// R-row tile at row i over depth d, B packed in panels of Width columns:
-/// the half-width tile where the last panel fills at most one vector.
+/// the half-width tile where the last panel fills at most one vector; of
+/// a last panel with kDotTail columns, only its whole vector (the columns
+/// past it are packed_dot_tail()'s).
 template <int R, int64_t M, int64_t N, int64_t K, int64_t Width,
           int64_t BRS, int64_t BCS, bool HasBias, typename Epi>
 ONNXCC_INLINE void packed_panel(const float *A, const float *Bp,
@@ -251,6 +325,17 @@ ONNXCC_INLINE void packed_panel(const float *A, const float *Bp,
       kPanel > kVecWidth && N % kPanel != 0 && N % kPanel <= kVecWidth;
   const int64_t cols = N - j < kPanel ? N - j : kPanel;
   const float *bp = Bp + packed_at<K, Width>(0, j);
+#if ONNXCC_HAS_SIMD
+  if constexpr (kDotTail<N> > 0) {
+    if (j + cols == N) { // the last panel: its whole vector, if any
+      static_assert(kPanel == 2 * kVecWidth, "a last panel is 0 or 1 vector");
+      if (cols - kDotTail<N> == kVecWidth)
+        packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
+            A, bp, bias, alpha, beta, C, i, j, kVecWidth, d, epi, lead);
+      return;
+    }
+  }
+#endif
   if constexpr (kHalfPanel) { // only then the one-vector tile
     if (cols <= kVecWidth) {
       packed_tile<R, 1, M, N, K, Width, BRS, BCS, HasBias>(
@@ -298,6 +383,12 @@ inline void gemm_packed_block(const float *ONNXCC_RESTRICT A,
                               float *ONNXCC_RESTRICT C, int64_t ib, int64_t ie,
                               int64_t pb, int64_t pe, Epi epi) {
   static_assert(Width % kPanel == 0, "a register panel must not straddle two");
+#if ONNXCC_HAS_SIMD
+  if constexpr (kDotTail<N> > 0)
+    if (pe * kPanel >= N) // the last panel's: its columns past the vector
+      packed_dot_tail<M, N, K, Width, BRS, BCS, HasBias>(A, Bp, bias, alpha,
+                                                         beta, C, ib, ie, epi);
+#endif
   if constexpr (kPanelsOuter<M, N, K>) {
     if (ib == 0 && ie == M) { // all rows: not a threaded row panel
       gemm_packed_panels_outer<M, N, K, Width, BRS, BCS, HasBias>(

@@ -23,6 +23,12 @@ using namespace onnxcc::rt;
 using onnxcc::test::randomVector;
 using onnxcc::test::Tap;
 
+#if ONNXCC_HAS_SIMD
+constexpr bool kHasSimdForTests = true;
+#else
+constexpr bool kHasSimdForTests = false;
+#endif
+
 namespace {
 
 /// One element short of a vector (1 on the scalar path).
@@ -272,6 +278,26 @@ void checkGemmPanels() {
     for (int64_t j = 0; j < N; ++j)
       ref[i * N + j] = float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]);
   expectClose(c, ref, "gemm_panels");
+}
+
+// One or two columns past the last whole vector, at least a panel in
+// (kDotTail): summed as dot products beside the register tiles. A last
+// panel of those columns alone and of a vector and them; rows in eights
+// and a remainder; depth blocks and a tail of k; the panels-outer order;
+// a bias of C's shape and one per column; a Winograd product over a 13x13
+// map's 49 tiles (and the same under AVX2, 49 = 3 panels and a column).
+TEST(GemmPacked, DotTailColumns) {
+  constexpr int64_t V = kVecWidth;
+  static_assert(kDotTail<2 * kPanel + 1> == (kHasSimdForTests ? 1 : 0) &&
+                    kDotTail<kPanel + V + 2> == (kHasSimdForTests ? 2 : 0) &&
+                    kDotTail<kPanel + V + 3> == 0 && kDotTail<V + 1> == 0,
+                "one or two columns past a whole vector, a panel in");
+  checkGemmPacked<13, 2 * kPanel + 1, 9>();
+  checkGemmPacked<kTileRows + 3, kPanel + V + 2, kDepthBlock + V + 3>();
+  checkGemmPacked<256, 49, 64>();
+  checkGemmPanels<13, 2 * kPanel + 1, 40, 2 * kPanel + 1, 1>();
+  checkGemmPanels<20, kPanel + V + 2, kDepthBlock + 7, 0, 1>();
+  checkGemmPanels<kMinorTileRows + 3, kPanel + V + 1, 128, 0, 1>(); // panels outer
 }
 
 // Register panels inside the compiler's 32-column panels, the last one
@@ -629,6 +655,10 @@ TEST(Conv, WinogradMatchesDirect) {
   checkConv<conv_shape<1, 4, 9, 2 * V + 5, 7, 3, 3, 9, 2 * V + 5, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>();
   checkConv<conv_shape<1, 9, 17, 6 * V + 1, 6, 3, 3, 15, 6 * V - 1, 1, 1, 0, 0, 1, 1, 1>,
+            conv_algo::winograd>(relu);
+  // squeezenet1_1's 13x13 maps: 49 tiles, a column past 3 whole vectors
+  // under AVX-512 (kDotTail), 20 output channels (a row remainder).
+  checkConv<conv_shape<1, 8, 13, 13, 20, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>(relu);
 }
 

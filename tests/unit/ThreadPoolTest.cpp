@@ -185,6 +185,14 @@ TEST(ThreadedGemm, CompilerPanelsCut) {
 
 // A few rows against a small B: each thread M / T whole rows
 // (kRowsPerThread), the rest of the cuts above where the rule says no.
+// A column past the last whole vector (kDotTail): each thread with the
+// last panel, or with rows, sums it for its rows.
+TEST(ThreadedGemm, DotTailColumnsCut) {
+  checkGemmPanels<40, 2 * kPanel + 1, 64>();
+  checkGemmPanels<kTileRows * 6 + 1, kPanel + kVecWidth + 2, 40>();
+  checkGemmPanels<32, 3 * kPanel + 1, 128>(); // rows per thread
+}
+
 TEST(ThreadedGemm, CompilerRowsPerThread) {
   static_assert(kRowsPerThread<32, 384, 128, 2>, "tiny_transformer's QKV");
   static_assert(!kRowsPerThread<32, 384, 128, 3>, "32 rows do not split in 3");
