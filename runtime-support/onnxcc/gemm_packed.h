@@ -238,8 +238,8 @@ constexpr bool kPanelsOuter =
         kL1SlabFloats;
 
 /// Columns of C past its last whole vector, at most kMaxDotTail, that
-/// packed_panel() sums as dot products rather than in a register tile,
-/// which would multiply a whole vector of zero padding for them: a
+/// packed_dot_tail() sums as dot products rather than packed_panel() in a
+/// register tile, which would multiply a whole vector of zero padding: a
 /// Winograd product over a 13x13 or 14x14 map's 49 tiles (256 x 49 x 64,
 /// squeezenet1_1; 256 x 49 x 256, resnet18) took 153 and 560 us where 48
 /// columns took 110 and 440 (AVX-512, a 17-column last panel in a
@@ -256,9 +256,10 @@ constexpr int64_t kDotTail = ONNXCC_HAS_SIMD && N >= kPanel && N % kVecWidth != 
 /// dot product per output. Each column of B is copied to the stack once
 /// (kDotChunk k at a time) for all the rows, which read it 8 at a time, so
 /// that 8 chains of multiply-adds are in flight; then the k past the last
-/// whole vector. Copied per row tile instead, a vector at a time, the
-/// stores it had just made held up each load: 256 x 49 x 256 took 485 us
-/// against 440 for 48 columns (AMD Zen 5).
+/// whole vector. 256 x 49 x 256 then takes 491 us against 440 for 48
+/// columns and 556 before (AMD Zen 5). Copied per row tile, a vector at a
+/// time, it measured the same within the host's noise (485 us); read with
+/// a gather instruction, 65 us slower.
 template <int64_t M, int64_t N, int64_t K, int64_t Width, int64_t BRS,
           int64_t BCS, bool HasBias, typename Epi>
 inline void packed_dot_tail(const float *ONNXCC_RESTRICT A,
