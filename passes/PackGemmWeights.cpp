@@ -23,13 +23,9 @@ using namespace onnxcc;
 namespace {
 
 using kernel::kPackedDotDepth;
+using kernel::kGemmPanelRows;
 using kernel::kPackedDotRows;
 using kernel::kPackedPanel;
-
-/// Rows of A below which a transposed B stays transposed (the lowering
-/// transposes a constant B^T at kGemmPanelRows = 4 rows or more) and is
-/// read as dot products.
-constexpr int64_t kMaxDotProductRows = 3;
 
 /// B [K, N] as [ceil(N / 32), K, 32], zero-padded: element (k, j) at
 /// (j / 32, k, j % 32).
@@ -85,7 +81,8 @@ struct PackGemmWeights
       return 0;
     if (!op.getTransB())
       return padsLittle(b.getDimSize(1), kPackedPanel) ? kPackedPanel : 0;
-    bool fewRows = a.getRank() == 2 && a.getDimSize(0) <= kMaxDotProductRows;
+    // Fewer rows than the lowering transposes B^T for: dot products.
+    bool fewRows = a.getRank() == 2 && a.getDimSize(0) < kGemmPanelRows;
     return fewRows && b.getDimSize(1) >= kPackedDotDepth &&
                    padsLittle(b.getDimSize(0), kPackedDotRows)
                ? kPackedDotRows

@@ -19,6 +19,11 @@ namespace onnxcc::kernel {
 /// Columns per panel of a `packed_b` GEMM's B: the runtime's kPanelPad
 /// (gemm_packed.h), which every ISA's register panel divides.
 constexpr int64_t kPackedPanel = 32;
+/// Rows of A from which the runtime's GEMM streams a B [K, N] faster than
+/// it takes dot products with B^T [N, K] (its register panels are 4 rows):
+/// the lowering transposes a constant B^T from there, and below it
+/// onnxcc-pack-gemm-weights packs B^T for the dot products.
+constexpr int64_t kGemmPanelRows = 4;
 /// Rows per group and k per block of a `packed_b` GEMM's transposed B: the
 /// runtime's kDotRows and kDotDepth (gemm_packed_dots.h), which every
 /// ISA's dot group and vector divide.

@@ -32,9 +32,7 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
 /// operand of `op` has f32 elements: the kernels that are f32 only.
 mlir::LogicalResult requireF32(mlir::Operation *op, mlir::PatternRewriter &rewriter);
 
-/// Rows of A from which the runtime's GEMM streams a B [K, N] faster than
-/// it takes dot products with B^T [N, K] (its register panels are 4 rows).
-constexpr int64_t kGemmPanelRows = 4;
+using kernel::kGemmPanelRows;
 
 /// The constant `v` ([..., R, C]) as a kernel.weight with its last two dims
 /// swapped ([..., C, R]): a compile-time layout for a kernel that streams
