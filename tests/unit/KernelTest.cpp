@@ -371,11 +371,14 @@ void checkRowCuts(std::integer_sequence<int64_t, Ms...>) {
 
 // Every row count up to two wide tiles and 5 more: each cut of the rows
 // left after the wide tiles (one, two or three minor tiles) and M = 32,
-// the count whose single-row tail tiles the cut replaced.
+// the count whose single-row tail tiles the cut replaced. A packed
+// product of all its rows on one thread cuts them into near-equal tiles
+// instead (for_balanced_row_tiles()), as the classifier's 64 rows.
 TEST(Gemm, EveryRowTileCut) {
   checkRowCuts(std::make_integer_sequence<int64_t, 2 * kTileRows + 5>{});
   checkGemm<32, 2 * kVecWidth, 9, false>();
   checkGemmPacked<32, 3 * kPanel, 9>();
+  checkGemmPanels<64, 256, 784, 0, 1>();
 }
 
 TEST(Gemm, TransposedBVectorWidthEdges) {
