@@ -24,6 +24,11 @@ constexpr int64_t kPackedPanel = 32;
 /// the lowering transposes a constant B^T from there, and below it
 /// onnxcc-pack-gemm-weights packs B^T for the dot products.
 constexpr int64_t kGemmPanelRows = 4;
+/// Columns of C below which a product with a constant B runs as dot
+/// products with B^T's rows at any row count: the runtime's kFewColumnsMax
+/// (gemm.h). Fewer columns than a 16-lane vector leave a register tile's
+/// lanes empty; the lowering gives such a B as B^T.
+constexpr int64_t kFewDotColumns = 16;
 /// Rows per group and k per block of a `packed_b` GEMM's transposed B: the
 /// runtime's kDotRows and kDotDepth (gemm_packed_dots.h), which every
 /// ISA's dot group and vector divide.

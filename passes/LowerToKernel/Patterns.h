@@ -32,6 +32,7 @@ mlir::Value buildElementwise(mlir::OpBuilder &b, mlir::Location loc,
 /// operand of `op` has f32 elements: the kernels that are f32 only.
 mlir::LogicalResult requireF32(mlir::Operation *op, mlir::PatternRewriter &rewriter);
 
+using kernel::kFewDotColumns;
 using kernel::kGemmPanelRows;
 
 /// The constant `v` ([..., R, C]) as a kernel.weight with its last two dims

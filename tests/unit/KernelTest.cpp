@@ -398,6 +398,45 @@ TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<2, kVecWidth + 1, 1024 + kBelowVec, true>();
 }
 
+/// gemm() of a B^T with fewer rows than kFewColumnsMax (gemm_few_columns()
+/// where there are vectors) against the naive product: alpha, beta, a
+/// bias per column, per row or of C's shape, and ReLU.
+template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS>
+void checkFewColumns() {
+  auto a = randomVector(M * K, 7), bt = randomVector(N * K, 8),
+       bias = randomVector(BRS && BCS ? M * N : BRS ? M : N, 9);
+  std::vector<float> c(M * N, NAN), ref(M * N);
+  gemm<M, N, K, false, true, BRS, BCS, true>(
+      a.data(), bt.data(), bias.data(), 0.5f, 2.0f, c.data(),
+      [](auto v) { return vmax(v, decltype(v)(0.0f)); });
+  auto s = naiveProduct<M, N, K, true>(a, bt);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      ref[i * N + j] = std::fmax(
+          float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]), 0.0f);
+  expectClose(c, ref, "gemm, few columns");
+}
+
+// Fewer columns than kFewColumnsMax, from 2 to 15 (one dot group or two
+// under AVX2, up to four under SSE and NEON), rows in kFewColumnRows and a
+// remainder, depths with a tail of k, below one vector and of whole
+// vectors; the classifier's last layer at batch 64.
+TEST(Gemm, FewColumns) {
+  static_assert(kFewColumns<2, false, true> == kHasSimdForTests &&
+                    kFewColumns<kFewColumnsMax - 1, false, true> ==
+                        kHasSimdForTests &&
+                    !kFewColumns<kFewColumnsMax, false, true> &&
+                    !kFewColumns<1, false, true> &&
+                    !kFewColumns<10, false, false> && !kFewColumns<10, true, true>,
+                "B^T of 2 to 15 rows, A not transposed");
+  checkFewColumns<64, 10, 256, 0, 1>();
+  checkFewColumns<9, 3, 2 * kVecWidth + 5, 0, 1>();
+  checkFewColumns<5, 15, kBelowVec, 1, 0>();
+  checkFewColumns<7, kVecWidth + 1, 3 * kVecWidth, kVecWidth + 1, 1>();
+  checkFewColumns<1, 2, 64, 0, 1>();
+  checkFewColumns<3, kFewColumnsMax - 2, 5 * kVecWidth + 1, 0, 1>();
+}
+
 /// gemm_dots() last group first gives the same bits as first group first
 /// (the recurrent layers alternate the two), with a partial last group.
 template <int64_t M, int64_t N, int64_t K> void checkDotsBackward() {

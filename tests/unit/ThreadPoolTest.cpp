@@ -209,8 +209,12 @@ TEST(ThreadedGemm, CompilerRowsPerThread) {
   checkGemmPanels<18, 2 * kPanel, kDepthBlock + 9>(); // 9 each, depth blocks
 }
 
+// Dot groups go to the threads whole; fewer columns than kFewColumnsMax
+// (gemm_few_columns()) split the rows instead, cut anywhere.
 TEST(ThreadedGemm, TransposedBCutsOutputs) {
   checkGemm<1, 10, 33, true>();
+  checkGemm<64, 10, 256, true>();
+  checkGemm<9, 3, 2 * kVecWidth + 5, true>();
   checkGemm<2, 257, 40, true>();
   checkGemm<1, 1, 8, true>(); // fewer outputs than threads
 }

@@ -67,6 +67,34 @@ func.func @gemm_const_trans_b(%a: tensor<4x3xf32>, %bt: tensor<2x3xf32>, %a1: te
 
 // -----
 
+// Tests that a product of fewer than 16 columns over a constant f32 B of
+// depth 16 or more runs as dot products with B^T at any row count: B^T
+// keeps trans_b, and a B [K, N] is transposed to it. 16 columns, a depth
+// of 15 and a transposed A keep the rule above.
+// CHECK-LABEL: func @gemm_const_few_columns
+func.func @gemm_const_few_columns(%a: tensor<4x16xf32>, %a15: tensor<4x15xf32>, %at: tensor<16x4xf32>) -> (tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x16xf32>, tensor<4x2xf32>, tensor<4x2xf32>) {
+  %b = onnx.constant dense<[[0.0, 1.0], [2.0, 3.0], [4.0, 5.0], [6.0, 7.0], [8.0, 9.0], [10.0, 11.0], [12.0, 13.0], [14.0, 15.0], [16.0, 17.0], [18.0, 19.0], [20.0, 21.0], [22.0, 23.0], [24.0, 25.0], [26.0, 27.0], [28.0, 29.0], [30.0, 31.0]]> : tensor<16x2xf32>
+  %bt = onnx.constant dense<[[0.0, -2.0, -4.0, -6.0, -8.0, -10.0, -12.0, -14.0, -16.0, -18.0, -20.0, -22.0, -24.0, -26.0, -28.0, -30.0], [-1.0, -3.0, -5.0, -7.0, -9.0, -11.0, -13.0, -15.0, -17.0, -19.0, -21.0, -23.0, -25.0, -27.0, -29.0, -31.0]]> : tensor<2x16xf32>
+  %b16 = onnx.constant dense<1.0> : tensor<16x16xf32>
+  %bt15 = onnx.constant dense<1.0> : tensor<2x15xf32>
+  // CHECK-DAG: %[[T:.+]] = kernel.weight dense<{{\[}}[0.000000e+00, 2.000000e+00, 4.000000e+00, 6.000000e+00, 8.000000e+00, 1.000000e+01, 1.200000e+01, 1.400000e+01, 1.600000e+01, 1.800000e+01, 2.000000e+01, 2.200000e+01, 2.400000e+01, 2.600000e+01, 2.800000e+01, 3.000000e+01], [1.000000e+00, 3.000000e+00, 5.000000e+00, 7.000000e+00, 9.000000e+00, 1.100000e+01, 1.300000e+01, 1.500000e+01, 1.700000e+01, 1.900000e+01, 2.100000e+01, 2.300000e+01, 2.500000e+01, 2.700000e+01, 2.900000e+01, 3.100000e+01]]> : tensor<2x16xf32>
+  // CHECK-DAG: %[[BT:.+]] = kernel.weight dense<{{\[}}[0.000000e+00, -2.000000e+00, -4.000000e+00, -6.000000e+00, -8.000000e+00, -1.000000e+01, -1.200000e+01, -1.400000e+01, -1.600000e+01, -1.800000e+01, -2.000000e+01, -2.200000e+01, -2.400000e+01, -2.600000e+01, -2.800000e+01, -3.000000e+01], [-1.000000e+00, -3.000000e+00, -5.000000e+00, -7.000000e+00, -9.000000e+00, -1.100000e+01, -1.300000e+01, -1.500000e+01, -1.700000e+01, -1.900000e+01, -2.100000e+01, -2.300000e+01, -2.500000e+01, -2.700000e+01, -2.900000e+01, -3.100000e+01]]> : tensor<2x16xf32>
+  // CHECK-DAG: %[[B:.+]] = kernel.weight dense<{{\[}}[0.000000e+00, 1.000000e+00], [2.000000e+00, 3.000000e+00], [4.000000e+00, 5.000000e+00], [6.000000e+00, 7.000000e+00], [8.000000e+00, 9.000000e+00], [1.000000e+01, 1.100000e+01], [1.200000e+01, 1.300000e+01], [1.400000e+01, 1.500000e+01], [1.600000e+01, 1.700000e+01], [1.800000e+01, 1.900000e+01], [2.000000e+01, 2.100000e+01], [2.200000e+01, 2.300000e+01], [2.400000e+01, 2.500000e+01], [2.600000e+01, 2.700000e+01], [2.800000e+01, 2.900000e+01], [3.000000e+01, 3.100000e+01]]> : tensor<16x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %[[T]] {trans_b = true} : (tensor<4x16xf32>, tensor<2x16xf32>) -> tensor<4x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %[[BT]] {trans_b = true} : (tensor<4x16xf32>, tensor<2x16xf32>) -> tensor<4x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %{{.*}} : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  // CHECK: kernel.gemm %{{.*}}, %{{.*}} : (tensor<4x15xf32>, tensor<15x2xf32>) -> tensor<4x2xf32>
+  // CHECK: kernel.gemm %{{.*}}, %[[B]] {trans_a = true} : (tensor<16x4xf32>, tensor<16x2xf32>) -> tensor<4x2xf32>
+  %0 = onnx.gemm %a, %b : (tensor<4x16xf32>, tensor<16x2xf32>) -> tensor<4x2xf32>
+  %1 = onnx.gemm %a, %bt {trans_b = 1 : i64} : (tensor<4x16xf32>, tensor<2x16xf32>) -> tensor<4x2xf32>
+  %2 = onnx.gemm %a, %b16 : (tensor<4x16xf32>, tensor<16x16xf32>) -> tensor<4x16xf32>
+  %3 = onnx.gemm %a15, %bt15 {trans_b = 1 : i64} : (tensor<4x15xf32>, tensor<2x15xf32>) -> tensor<4x2xf32>
+  %4 = onnx.gemm %at, %b {trans_a = 1 : i64} : (tensor<16x4xf32>, tensor<16x2xf32>) -> tensor<4x2xf32>
+  return %0, %1, %2, %3, %4 : tensor<4x2xf32>, tensor<4x2xf32>, tensor<4x16xf32>, tensor<4x2xf32>, tensor<4x2xf32>
+}
+
+// -----
+
 // Tests that Gemm keeps its attributes for any numeric element type.
 // CHECK-LABEL: func @gemm_i64
 func.func @gemm_i64(%a: tensor<4x3xi64>, %b: tensor<2x4xi64>, %c: tensor<2xi64>) -> tensor<3x2xi64> {
