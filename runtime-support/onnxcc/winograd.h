@@ -245,8 +245,39 @@ inline void conv2d_winograd(const float *x, const float *u, const float *bias,
   }
 }
 
+/// Most tiles of a map whose threaded Winograd cuts its products by rows.
+constexpr int64_t kRowSplitTiles = 64;
+
+/// Output channels of each thread of Threads where threaded Winograd
+/// cuts its products by rows (output channels) rather than handing out
+/// whole products: every thread then runs its rows of all 16 products and
+/// the output transform of the same channels, so M never crosses to the
+/// other core and one barrier goes. Handed out whole, each product's M
+/// is read by both threads' output transforms: with the two vCPUs on
+/// different dies that moved ~400 KB a layer between them (64 -> 256
+/// channels over 13x13), and cut by rows 64 -> 256 over 13x13 ran 104.5 -
+/// 111.7 us against 116.6, 48 -> 192 65.5 against 74, 256 over 14x14
+/// 329 - 333 against 351. But every thread then reads all of V, not half:
+/// with both vCPUs on one die, 13x13 and 14x14 maps ran the same either
+/// way (66, 105, 316 us) while 27x27 and larger ran 2-4% slower (32 ->
+/// 128 over 27x27: 98 -> 101, 64 over 56x56: 435 -> 445), so only maps
+/// of at most kRowSplitTiles tiles are cut so. squeezenet1_1 at two
+/// threads, alternating runs of the benchmark: ORT / onnxcc 0.85, 0.87,
+/// 1.01 before, 1.03, 1.03, 1.00 after (AMD Zen 5, vCPUs moving between
+/// dies). 0 where the channels do not cut into equal shares of at least a
+/// row tile.
+template <typename S, int Threads>
+constexpr int64_t kWinogradRowsPerThread =
+    Threads > 1 && winograd_shape<S>::T <= kRowSplitTiles &&
+            S::O % Threads == 0 && S::O / Threads >= kTileRows
+        ? S::O / Threads
+        : 0;
+
 /// conv2d_winograd() on par's threads: channels of the input transform,
-/// whole GEMMs, output channels of the output transform.
+/// then each thread's output channels through the products and the output
+/// transform (kWinogradRowsPerThread), or else whole products and then
+/// output channels of the output transform. Every output's sum is the one
+/// thread's, so are the bits.
 template <typename S, typename Par, typename Epi>
 inline void conv2d_winograd(Par &par, const float *x, const float *u,
                             const float *bias, float *y, float *scratch,
@@ -267,15 +298,37 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
         winograd_input<S>(xn, v, p.lo, p.hi,
                           t < WS::kStages ? m + t * WS::kStage : nullptr);
       });
-      run_units(par, 16, [&](int64_t xi) {
-        gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                                v + xi * WS::kV, nullptr,
-                                                m + xi * WS::kM, identity{});
-      });
-      par.run([&](int t, int T) {
-        const part p = split(S::O, t, T);
-        winograd_output<S>(m, bias, y + n * S::O * S::P, p.lo, p.hi, epi);
-      });
+      float *yn = y + n * S::O * S::P;
+      constexpr int64_t R = kWinogradRowsPerThread<S, Par::kThreads>;
+      if constexpr (R > 0) {
+        par.run([&](int t, int T) {
+          if (T != Par::kThreads) { // the pool was busy: every channel here
+            for (int64_t xi = 0; xi < 16; ++xi)
+              gemm_packed<S::O, WS::T, S::C, 1, false>(
+                  u + xi * S::O * S::C, v + xi * WS::kV, nullptr,
+                  m + xi * WS::kM, identity{});
+            winograd_output<S>(m, bias, yn, 0, S::O, epi);
+            return;
+          }
+          // Rows [t R, (t + 1) R) of each product are a product of their
+          // own, whose panels-outer order and row tiles R decides.
+          for (int64_t xi = 0; xi < 16; ++xi)
+            gemm_packed<R, WS::T, S::C, 1, false>(
+                u + xi * S::O * S::C + t * R * S::C, v + xi * WS::kV, nullptr,
+                m + xi * WS::kM + t * R * WS::T, identity{});
+          winograd_output<S>(m, bias, yn, t * R, (t + 1) * R, epi);
+        });
+      } else {
+        run_units(par, 16, [&](int64_t xi) {
+          gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
+                                                  v + xi * WS::kV, nullptr,
+                                                  m + xi * WS::kM, identity{});
+        });
+        par.run([&](int t, int T) {
+          const part p = split(S::O, t, T);
+          winograd_output<S>(m, bias, yn, p.lo, p.hi, epi);
+        });
+      }
     }
   }
 }

@@ -343,6 +343,44 @@ TEST(ThreadedConv, WinogradSplitsChannelsThenProducts) {
             conv_algo::winograd>();
 }
 
+/// A Winograd convolution on every context, and on a busy pool of 2
+/// (every channel on the caller), against one thread.
+template <typename S> void checkWinogradEverywhere() {
+  ConvCase<S, conv_algo::winograd, 5> c;
+  std::vector<float> ref = c.run_serial();
+  onEveryContext([&](auto &par, const char *what) {
+    expectSameBits(c.run(par), ref, what);
+  });
+  busy_pool<2> busy;
+  expectSameBits(c.run(busy), ref, "busy pool");
+}
+
+// Over a map of 17 to kRowSplitTiles tiles, threads whose output channels
+// cut into equal shares of a row tile or more run their rows of all 16
+// products and then their channels' output transform
+// (kWinogradRowsPerThread): 13x13 (49 tiles, a dot-tail column under
+// AVX-512) and 10x9 maps, split by 2 and by 3 and not by 5; the most
+// tiles that split so, and the fewest that do not.
+TEST(ThreadedConv, WinogradSmallMapsCutOutputChannels) {
+  using S13 = conv_shape<1, 5, 13, 13, 6 * kTileRows, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>;
+  using S16 = conv_shape<1, 3, 16, 16, 2 * kTileRows, 3, 3, 16, 16, 1, 1, 1, 1, 1, 1, 1>;
+  using S17 = conv_shape<1, 3, 17, 16, 2 * kTileRows, 3, 3, 17, 16, 1, 1, 1, 1, 1, 1, 1>;
+  static_assert(kWinogradRowsPerThread<S13, 2> == 3 * kTileRows &&
+                    kWinogradRowsPerThread<S13, 3> == 2 * kTileRows &&
+                    kWinogradRowsPerThread<S13, 5> == 0 &&
+                    kWinogradRowsPerThread<S13, 1> == 0,
+                "equal shares of at least a row tile");
+  static_assert(kWinogradRowsPerThread<S16, 2> == kTileRows &&
+                    kWinogradRowsPerThread<S16, 3> == 0 &&
+                    kWinogradRowsPerThread<S17, 2> == 0,
+                "at most kRowSplitTiles tiles");
+  checkWinogradEverywhere<S13>();
+  checkWinogradEverywhere<S16>();
+  checkWinogradEverywhere<S17>();
+  checkWinogradEverywhere<
+      conv_shape<2, 4, 10, 9, 3 * kTileRows, 3, 3, 10, 9, 1, 1, 1, 1, 1, 1, 1>>();
+}
+
 // Output channels in the lanes: whole register panels where they split
 // evenly over the 3 threads or number at least 4 a thread, else the
 // positions (here 1 or 2 panels by the ISA, 70 positions; 8 positions,
