@@ -398,6 +398,21 @@ TEST(Gemm, TransposedBVectorWidthEdges) {
   checkGemm<2, kVecWidth + 1, 1024 + kBelowVec, true>();
 }
 
+/// ReLU(0.5 * A B^T + 2 * bias[i * BRS + j * BCS]) from the naive
+/// product: what the Linear-style checks below expect.
+template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS>
+std::vector<float> linearReference(const std::vector<float> &a,
+                                   const std::vector<float> &bt,
+                                   const std::vector<float> &bias) {
+  auto s = naiveProduct<M, N, K, true>(a, bt);
+  std::vector<float> ref(M * N);
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t j = 0; j < N; ++j)
+      ref[i * N + j] = std::fmax(
+          float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]), 0.0f);
+  return ref;
+}
+
 /// gemm() of a B^T with fewer rows than kFewColumnsMax (gemm_few_columns()
 /// where there are vectors) against the naive product: alpha, beta, a
 /// bias per column, per row or of C's shape, and ReLU.
@@ -405,16 +420,12 @@ template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS>
 void checkFewColumns() {
   auto a = randomVector(M * K, 7), bt = randomVector(N * K, 8),
        bias = randomVector(BRS && BCS ? M * N : BRS ? M : N, 9);
-  std::vector<float> c(M * N, NAN), ref(M * N);
+  std::vector<float> c(M * N, NAN);
   gemm<M, N, K, false, true, BRS, BCS, true>(
       a.data(), bt.data(), bias.data(), 0.5f, 2.0f, c.data(),
       [](auto v) { return vmax(v, decltype(v)(0.0f)); });
-  auto s = naiveProduct<M, N, K, true>(a, bt);
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j)
-      ref[i * N + j] = std::fmax(
-          float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]), 0.0f);
-  expectClose(c, ref, "gemm, few columns");
+  expectClose(c, linearReference<M, N, K, BRS, BCS>(a, bt, bias),
+              "gemm, few columns");
 }
 
 // Fewer columns than kFewColumnsMax, from 2 to 15 (one dot group or two
@@ -487,16 +498,12 @@ void checkPackedDots() {
   auto a = randomVector(M * K, 4), bt = randomVector(N * K, 5),
        bias = randomVector(BRS ? M * N : N, 6);
   auto bp = packDotGroups<N, K>(bt);
-  std::vector<float> c(M * N, NAN), ref(M * N);
+  std::vector<float> c(M * N, NAN);
   gemm_packed_dots<M, N, K, BRS, BCS, true>(
       a.data(), bp.data(), bias.data(), 0.5f, 2.0f, c.data(),
       [](auto v) { return vmax(v, decltype(v)(0.0f)); });
-  auto s = naiveProduct<M, N, K, true>(a, bt);
-  for (int64_t i = 0; i < M; ++i)
-    for (int64_t j = 0; j < N; ++j)
-      ref[i * N + j] = std::fmax(
-          float(0.5 * s[i * N + j] + 2.0 * bias[i * BRS + j * BCS]), 0.0f);
-  expectClose(c, ref, "gemm_packed_dots");
+  expectClose(c, linearReference<M, N, K, BRS, BCS>(a, bt, bias),
+              "gemm_packed_dots");
 }
 
 // Whole and partial groups (a dot group of every ISA inside a group of
