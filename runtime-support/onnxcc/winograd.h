@@ -222,6 +222,28 @@ inline void winograd_output(const float *ONNXCC_RESTRICT m, const float *bias,
   }
 }
 
+/// Rows [o0, o0 + R) of product xi, M_xi = U_xi V_xi: a product of its
+/// own, whose panels-outer order and row tiles R decides.
+template <typename S, int64_t R = S::O>
+ONNXCC_INLINE void winograd_product(const float *u, const float *v, float *m,
+                                    int64_t xi, int64_t o0 = 0) {
+  using WS = winograd_shape<S>;
+  gemm_packed<R, WS::T, S::C, 1, false>(u + (xi * S::O + o0) * S::C,
+                                       v + xi * WS::kV, nullptr,
+                                       m + xi * WS::kM + o0 * WS::T, identity{});
+}
+
+/// Output channels [o0, o0 + R) of one image from its transformed input
+/// v: their rows of all 16 products, then their output transform.
+template <typename S, int64_t R, typename Epi>
+ONNXCC_INLINE void winograd_channels(const float *u, const float *v, float *m,
+                                     const float *bias, float *y, int64_t o0,
+                                     Epi epi) {
+  for (int64_t xi = 0; xi < 16; ++xi)
+    winograd_product<S, R>(u, v, m, xi, o0);
+  winograd_output<S>(m, bias, y, o0, o0 + R, epi);
+}
+
 /// y = epi(conv(x, g) + bias) with u = G g G^T as [16][O][C].
 template <typename S, typename Epi>
 inline void conv2d_winograd(const float *x, const float *u, const float *bias,
@@ -236,11 +258,7 @@ inline void conv2d_winograd(const float *x, const float *u, const float *bias,
     for (int64_t n = 0; n < S::N; ++n) {
       winograd_input<S>(x + n * S::C * S::H * S::W, v, 0, S::C,
                         WS::kStages > 0 ? m : nullptr);
-      for (int64_t xi = 0; xi < 16; ++xi)
-        gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                                v + xi * WS::kV, nullptr,
-                                                m + xi * WS::kM, identity{});
-      winograd_output<S>(m, bias, y + n * S::O * S::P, 0, S::O, epi);
+      winograd_channels<S, S::O>(u, v, m, bias, y + n * S::O * S::P, 0, epi);
     }
   }
 }
@@ -302,27 +320,14 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
       constexpr int64_t R = kWinogradRowsPerThread<S, Par::kThreads>;
       if constexpr (R > 0) {
         par.run([&](int t, int T) {
-          if (T != Par::kThreads) { // the pool was busy: every channel here
-            for (int64_t xi = 0; xi < 16; ++xi)
-              gemm_packed<S::O, WS::T, S::C, 1, false>(
-                  u + xi * S::O * S::C, v + xi * WS::kV, nullptr,
-                  m + xi * WS::kM, identity{});
-            winograd_output<S>(m, bias, yn, 0, S::O, epi);
-            return;
-          }
-          // Rows [t R, (t + 1) R) of each product are a product of their
-          // own, whose panels-outer order and row tiles R decides.
-          for (int64_t xi = 0; xi < 16; ++xi)
-            gemm_packed<R, WS::T, S::C, 1, false>(
-                u + xi * S::O * S::C + t * R * S::C, v + xi * WS::kV, nullptr,
-                m + xi * WS::kM + t * R * WS::T, identity{});
-          winograd_output<S>(m, bias, yn, t * R, (t + 1) * R, epi);
+          if (T != Par::kThreads) // the pool was busy: every channel here
+            winograd_channels<S, S::O>(u, v, m, bias, yn, 0, epi);
+          else
+            winograd_channels<S, R>(u, v, m, bias, yn, t * R, epi);
         });
       } else {
         run_units(par, 16, [&](int64_t xi) {
-          gemm_packed<S::O, WS::T, S::C, 1, false>(u + xi * S::O * S::C,
-                                                  v + xi * WS::kV, nullptr,
-                                                  m + xi * WS::kM, identity{});
+          winograd_product<S>(u, v, m, xi);
         });
         par.run([&](int t, int T) {
           const part p = split(S::O, t, T);
