@@ -238,13 +238,6 @@ inline void gemm_dots(const float *ONNXCC_RESTRICT A,
 constexpr int64_t kFewColumnsMax = 16;
 
 #if ONNXCC_HAS_SIMD
-/// Vector registers: 32 with AVX-512 and AArch64 NEON, 16 otherwise.
-#if defined(__AVX512F__) || defined(__aarch64__)
-constexpr int kVecRegisters = 32;
-#else
-constexpr int kVecRegisters = 16;
-#endif
-
 /// Rows of A gemm_few_columns() takes at a time: as many as keep N
 /// accumulators each, their A vectors and a B vector in registers, at
 /// most 4.

@@ -84,6 +84,14 @@ ONNXCC_INLINE void prefetch_write(const void *p) {
 #endif
 }
 
+/// Vector registers: 32 with AVX-512 and AArch64 NEON, 16 otherwise (the
+/// register file every tile below is sized for).
+#if defined(__AVX512F__) || defined(__aarch64__)
+constexpr int kVecRegisters = 32;
+#else
+constexpr int kVecRegisters = 16;
+#endif
+
 /// Rows of C in the widest register tile: each row keeps 2 vectors of
 /// accumulators, next to the 2 B vectors and the A broadcast. 32 vector
 /// registers (AVX-512, AArch64 NEON) hold 8 rows; 16 (AVX2, SSE) hold 6.
