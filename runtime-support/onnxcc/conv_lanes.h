@@ -164,8 +164,19 @@ constexpr int64_t kLanesDepth = 128;
 /// AVX-512): a larger map runs in runs of this many.
 constexpr int64_t kLanesPositions = 128;
 
+/// Maps of at most this many positions (14x14) run in one pass, their
+/// sums 25 KiB, cut into near-equal register tiles
+/// (for_balanced_row_tiles()). In runs of 128, squeezenet1_1's 13x13
+/// classifier (512 -> 1000 channels) ended each panel in tiles of 4, 4,
+/// and 5 positions, and mobilenet_v2's 7x7 layers in 6, 4 and 3, whose B
+/// loads per multiply-add are up to three times a full tile's: in one
+/// pass, 743 -> 699 us and 193 -> 164 us at 320 -> 1280 channels over
+/// 7x7 (AVX-512; AVX2's 6-row tiles left no such tails, and ran the same).
+constexpr int64_t kLanesWholeMap = 196;
+
 /// Register panels [q_lo, q_hi) x positions [p_lo, p_hi) of one image, in
-/// runs of at most kLanesPositions positions: depth blocks through every
+/// runs of at most kLanesPositions positions (a whole map of at most
+/// kLanesWholeMap in one run): depth blocks through every
 /// position tile of the run into `sums`, then each channel's run of
 /// positions, finished, to its plane. A tile's sums do not depend on the
 /// cut, so neither do the bits.
@@ -174,7 +185,8 @@ inline void lanes_panels(const float *x, const float *w, const float *bias,
                          float *y, int64_t q_lo, int64_t q_hi, int64_t p_lo,
                          int64_t p_hi, Epi epi) {
   constexpr int64_t kc = depth_block(D::K, kLanesDepth);
-  constexpr int64_t kRun = D::P < kLanesPositions ? D::P : kLanesPositions;
+  constexpr bool kWhole = D::P <= kLanesWholeMap;
+  constexpr int64_t kRun = kWhole ? D::P : kLanesPositions;
   const float *wend = w + D::kPanels * kPanel * D::K; // this ISA's panels
   alignas(64) float sums[kRun * kPanel];
   for (int64_t q = q_lo; q < q_hi; ++q) {
@@ -185,11 +197,14 @@ inline void lanes_panels(const float *x, const float *w, const float *bias,
       const int64_t p1 = p0 + kRun < p_hi ? p0 + kRun : p_hi;
       for (int64_t c0 = 0; c0 < D::K; c0 += kc) {
         const int64_t c1 = c0 + kc < D::K ? c0 + kc : D::K;
-        for_row_tiles<D::P>(p0, p1, [&](auto rows, int64_t p)
-                                        ONNXCC_INLINE_LAMBDA {
+        auto tile = [&](auto rows, int64_t p) ONNXCC_INLINE_LAMBDA {
           lanes_tile<decltype(rows)::value, D>(x, wo, sums, p, p0, c0, c1,
                                                p == p0, wend);
-        });
+        };
+        if (kWhole && p0 == 0 && p1 == D::P)
+          for_balanced_row_tiles<D::P>(tile);
+        else // a thread's share of the positions
+          for_row_tiles<D::P>(p0, p1, tile);
       }
       lanes_store<D>(sums, bias, y, o, cols, p0, p1, epi);
     }

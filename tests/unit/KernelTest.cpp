@@ -738,8 +738,9 @@ TEST(Conv, WinogradMapMatchesDirect) {
 // 2 positions, output channels in whole panels of 32 (160), one past them
 // (33: a last panel of one channel), part of a register panel (50, 8);
 // depth blocks of 128 (129 and 300 input channels: 2 and 3 blocks; 3:
-// one), 182 positions (runs of 128 and 54), a batch and a fused ReLU.
-// NaN in the weight panels past O shows those columns are never stored.
+// one), 182 and 196 positions (one run, near-equal tiles), 210 (runs of
+// 128 and 82), a batch and a fused ReLU. NaN in the weight panels past O
+// shows those columns are never stored.
 TEST(Conv, PointwiseLanesMatchesDirect) {
   auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
   constexpr auto A = conv_algo::pointwise_lanes;
@@ -748,7 +749,10 @@ TEST(Conv, PointwiseLanesMatchesDirect) {
   checkConv<conv_shape<1, 3, 1, 2, 50, 1, 1, 1, 2, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
   checkConv<conv_shape<1, 20, 3, 3, 8, 1, 1, 3, 3, 1, 1, 0, 0, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 64, 14, 13, 40, 1, 1, 14, 13, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
-  static_assert(14 * 13 > kLanesPositions, "two runs of positions");
+  checkConv<conv_shape<1, 9, 14, 14, 64, 1, 1, 14, 14, 1, 1, 0, 0, 1, 1, 1>, A>();
+  checkConv<conv_shape<1, 64, 15, 14, 40, 1, 1, 15, 14, 1, 1, 0, 0, 1, 1, 1>, A>(relu);
+  static_assert(14 * 14 == kLanesWholeMap && 15 * 14 > kLanesWholeMap,
+                "the largest map run whole, and one run in two");
 }
 
 // Any ungrouped convolution with its output channels in the lanes over
@@ -756,8 +760,8 @@ TEST(Conv, PointwiseLanesMatchesDirect) {
 // stride-2 3x3 and 1x1 layers at small size (pads on both sides, 7x7 and
 // 4x4 maps), depth blocks (360 rows: 3 of 120), a last panel of one
 // channel (33) and part of a register panel (8), a dilated 3x3 whose
-// taps leave the image on every side, a 5x5 window at stride 3, 144
-// positions (runs of 128 and 16), a batch and a fused ReLU. NaN in the
+// taps leave the image on every side, a 5x5 window at stride 3 over 144
+// positions (one run) and 225 (runs of 128 and 97), a batch and a fused ReLU. NaN in the
 // scratch shows every row is written before it is read.
 TEST(Conv, Im2colLanesMatchesDirect) {
   auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
@@ -766,7 +770,8 @@ TEST(Conv, Im2colLanesMatchesDirect) {
   checkConv<conv_shape<2, 20, 8, 8, 33, 1, 1, 4, 4, 2, 2, 0, 0, 1, 1, 1>, A>();
   checkConv<conv_shape<1, 3, 9, 11, 8, 3, 3, 5, 6, 2, 2, 1, 1, 2, 2, 1>, A>(relu);
   checkConv<conv_shape<1, 6, 36, 36, 70, 5, 5, 12, 12, 3, 3, 2, 2, 1, 1, 1>, A>();
-  static_assert(12 * 12 > kLanesPositions, "two runs of positions");
+  checkConv<conv_shape<1, 4, 45, 45, 40, 5, 5, 15, 15, 3, 3, 2, 2, 1, 1, 1>, A>(relu);
+  static_assert(15 * 15 > kLanesWholeMap, "two runs of positions");
 }
 
 // Implicit GEMM: rows narrower than, as wide as and one wider than a
