@@ -188,8 +188,11 @@ static std::string summary(ModuleOp module, const ArenaLayout &layout) {
   SmallVector<Operation *> ops = programOps(module);
   if (!layout.buffers.empty() && layout.peakPosition < (int64_t)ops.size())
     s += " (" + nodeText(ops[layout.peakPosition]) + ")";
-  return s + "; " + std::to_string(layout.buffers.size()) + " buffers over " +
-         std::to_string(layout.positions) + " program positions";
+  s += "; " + std::to_string(layout.buffers.size()) + " buffers over " +
+       std::to_string(layout.positions) + " program positions";
+  if (layout.callStateOffset >= 0)
+    s += "; call state at offset " + std::to_string(layout.callStateOffset);
+  return s;
 }
 
 /// The buffers in program order (first use, then offset).

@@ -9,7 +9,10 @@
 //      write into their slice and the concat emits nothing;
 //   4. an elementwise op may overwrite a same-shaped input that dies there;
 //   5. the remaining buffers, and kernels' scratch (ScratchOpInterface),
-//      go through planMemory().
+//      go through planMemory();
+//   6. if a kernel alternates the direction it reads its weight in
+//      (kernel::alternatesSweep), one aligned slot after them keeps the
+//      direction from call to call (kernel.call_state_offset).
 //
 //===----------------------------------------------------------------------===//
 #include "dialects/Onnx/TensorLimits.h"
@@ -21,6 +24,7 @@
 #include "dialects/Onnx/ConstantData.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/Hashing.h"
+#include "llvm/Support/MathExtras.h"
 #include <deque>
 #include <unordered_map>
 
@@ -57,6 +61,8 @@ public:
   void run();
 
   int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0, pairBytes = 0;
+  /// The call state's place past the buffers, or -1 if no op needs one.
+  int64_t callStateOffset = -1;
   ArenaLayout layout;
 
 private:
@@ -203,6 +209,16 @@ void Planner::assignOffsets() {
   for (auto [i, v] : llvm::enumerate(order))
     topOffset[v] = plan.offsets[i];
   recordLayout(reqs, plan, order, scratchOps);
+  // One byte carried from call to call, after every buffer (an aligned
+  // slot, so the arena stays a whole number of them).
+  if (func.walk([](Operation *op) {
+            return k::alternatesSweep(op) ? WalkResult::interrupt()
+                                          : WalkResult::advance();
+          })
+          .wasInterrupted()) {
+    callStateOffset = layout.callStateOffset = llvm::alignTo(arenaBytes, alignment);
+    arenaBytes = layout.arenaBytes = callStateOffset + alignment;
+  }
   if (!apply)
     return;
 
@@ -325,6 +341,9 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     Builder b(module.getContext());
     module->setAttr(k::KernelDialect::kWorkspaceAttr,
                     b.getI64IntegerAttr(planner.arenaBytes));
+    if (planner.callStateOffset >= 0)
+      module->setAttr(k::KernelDialect::kCallStateAttr,
+                      b.getI64IntegerAttr(planner.callStateOffset));
     module->setAttr(k::KernelDialect::kBlobBytesAttr,
                     b.getI64IntegerAttr(*blobBytes));
     module->setAttr(k::KernelDialect::kUnplannedAttr,

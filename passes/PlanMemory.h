@@ -35,6 +35,7 @@ struct ArenaLayout {
   int64_t peakLiveBytes = 0; ///< the most bytes (aligned) live at one position
   int64_t peakPosition = 0;  ///< the first position where that is reached
   int64_t positions = 0;     ///< ops in @main's body
+  int64_t callStateOffset = -1; ///< kernel.call_state_offset, or -1: none
 };
 
 /// The plan onnxcc-plan-memory makes for `func` with `alignment`.

@@ -196,6 +196,11 @@ LogicalResult Emitter::emitSource(func::FuncOp func) {
   body << "[[maybe_unused]] unsigned char *const ws = workspace.bytes;\n"
        << "[[maybe_unused]] const unsigned char *const wt = onnxcc_" << w
        << "_weights;\n";
+  if (auto state = module->getAttrOfType<IntegerAttr>(k::KernelDialect::kCallStateAttr))
+    body << "// Which way this call reads the weights the last one read\n"
+            "// (onnxcc/sweep.h).\n"
+         << "const onnxcc::rt::sweep weight_sweep = onnxcc::rt::next_sweep(ws + "
+         << state.getInt() << ");\n";
   for (const Port &p : ports) {
     const char *bytes = p.isInput ? "const unsigned char" : "unsigned char";
     body << "[[maybe_unused]] " << bytes << " *const " << p.bytes()

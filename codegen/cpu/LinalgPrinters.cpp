@@ -52,6 +52,10 @@ static LogicalResult printGemm(PrintContext &c, raw_indented_ostream &os,
      << formatFloat(op.getBeta().convertToFloat()) << ", "
      << c.ptr(op.getResult()) << ",\n";
   LogicalResult printed = c.epilogue(os, op.getEpilogue());
+  // The planner reserved the direction's byte for it, and predict() reads
+  // it into `weight_sweep`.
+  if (k::alternatesSweep(op))
+    os << ", weight_sweep";
   os << ");\n";
   os.unindent().unindent();
   return printed;

@@ -38,6 +38,10 @@ def Kernel_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral kInPlaceAttr = "kernel.in_place";
     /// Module attribute: the arena size the planner chose.
     static constexpr ::llvm::StringLiteral kWorkspaceAttr = "kernel.workspace_bytes";
+    /// Module attribute: where in the arena predict() keeps what one call
+    /// leaves to the next (the direction alternating kernels read their
+    /// weights in, runtime-support/onnxcc/sweep.h), when one does.
+    static constexpr ::llvm::StringLiteral kCallStateAttr = "kernel.call_state_offset";
     /// Module attributes reporting the plan's quality: the aligned sum of all
     /// planned buffers (no reuse), the peak live total (a lower bound) and
     /// the largest pair of buffers live together.

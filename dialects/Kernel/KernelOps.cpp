@@ -106,6 +106,11 @@ bool onnxcc::kernel::isVectorizableBody(Block &body) {
   return false;
 }
 
+bool onnxcc::kernel::alternatesSweep(Operation *op) {
+  auto gemm = dyn_cast<GemmOp>(op);
+  return gemm && gemm.getPackedB() && gemm.getTransB();
+}
+
 /// Checks a `packed_b` GEMM's B: f32, A not transposed, and either B in
 /// panels, [ceil(N / 32), K, 32] (kPanelPad in gemm_packed.h), or with
 /// trans_b, B^T in dot groups, [ceil(N / 16), K, 16] (gemm_packed_dots.h).

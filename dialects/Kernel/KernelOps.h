@@ -56,6 +56,13 @@ mlir::Type computeType(mlir::Type element);
 /// every op has a batch form in runtime-support (scalar_ops.h). GEMM and
 /// convolution epilogues must be; elementwise loops use SIMD when they are.
 bool isVectorizableBody(mlir::Block &body);
+
+/// Whether `op` reads its weight first to last and last to first on
+/// alternate calls (runtime-support/onnxcc/sweep.h): a `packed_b` GEMM
+/// with trans_b, a Linear layer's weight at a few rows, which one call
+/// reads once and the next reads again. The planner reserves the
+/// direction's byte for it and the emitter passes the direction.
+bool alternatesSweep(mlir::Operation *op);
 } // namespace onnxcc::kernel
 
 #endif // ONNXCC_DIALECTS_KERNEL_KERNELOPS_H

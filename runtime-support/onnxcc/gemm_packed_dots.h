@@ -18,13 +18,16 @@
 // Every output sums its row's whole blocks vector by vector in k order,
 // folds the lanes (sum_lanes()), then adds the last K % 16 products one at
 // a time; a thread count only moves whole groups between threads, so the
-// bits do not depend on it.
+// bits do not depend on it. Nor on the direction: the groups are read
+// last to first on every other call (sweep.h), so that the weight's lines
+// stay in L2 from one call to the next.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNXCC_RUNTIME_GEMM_PACKED_DOTS_H
 #define ONNXCC_RUNTIME_GEMM_PACKED_DOTS_H
 
 #include "onnxcc/gemm.h"
+#include "onnxcc/sweep.h"
 
 namespace onnxcc {
 namespace rt {
@@ -78,16 +81,18 @@ ONNXCC_INLINE vfloat packed_dot_group(const float *ONNXCC_RESTRICT a,
 }
 #endif
 
-/// Outputs of packed groups [gb, ge) for every row of A. Each group
-/// serves every row of A before the next group is read.
+/// Outputs of packed groups [gb, ge) for every row of A, first to last or
+/// last to first. Each group serves every row of A before the next group
+/// is read.
 template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
           bool HasBias, typename Epi>
 inline void gemm_packed_dot_groups(const float *ONNXCC_RESTRICT A,
                                    const float *ONNXCC_RESTRICT B,
                                    const float *bias, float alpha, float beta,
                                    float *ONNXCC_RESTRICT C, int64_t gb,
-                                   int64_t ge, Epi epi) {
-  for (int64_t g = gb; g < ge; ++g) {
+                                   int64_t ge, sweep dir, Epi epi) {
+  for (int64_t n = 0; n < ge - gb; ++n) {
+    const int64_t g = dir == sweep::forward ? gb + n : ge - 1 - n;
     const float *group = B + g * kDotRows * K;
 #if ONNXCC_HAS_SIMD
     for (int64_t h = 0; h < kDotRows / kDotGroup; ++h) {
@@ -128,26 +133,26 @@ template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
 inline void gemm_packed_dots(const float *ONNXCC_RESTRICT A,
                              const float *ONNXCC_RESTRICT B, const float *bias,
                              float alpha, float beta, float *ONNXCC_RESTRICT C,
-                             Epi epi) {
+                             Epi epi, sweep dir = sweep::forward) {
   static_assert(kDotRows == 16 && kDotDepth == 16,
                 "the compiler packs B^T in groups of 16 rows and blocks of "
                 "16 k (kernel::kPackedDotRows, kPackedDotDepth)");
   gemm_packed_dot_groups<M, N, K, BRS, BCS, HasBias>(A, B, bias, alpha, beta, C,
-                                                     0, kDotGroups<N>, epi);
+                                                     0, kDotGroups<N>, dir, epi);
 }
 
 /// gemm_packed_dots() on par's threads: each a contiguous run of whole
-/// groups, so each streams its own part of the weights.
+/// groups, so each streams its own part of the weights, in `dir`.
 template <int64_t M, int64_t N, int64_t K, int64_t BRS, int64_t BCS,
           bool HasBias, typename Par, typename Epi>
 inline void gemm_packed_dots(Par &par, const float *ONNXCC_RESTRICT A,
                              const float *ONNXCC_RESTRICT B, const float *bias,
                              float alpha, float beta, float *ONNXCC_RESTRICT C,
-                             Epi epi) {
+                             Epi epi, sweep dir = sweep::forward) {
   par.run([&](int t, int T) {
     const part p = split(kDotGroups<N>, t, T);
     gemm_packed_dot_groups<M, N, K, BRS, BCS, HasBias>(A, B, bias, alpha, beta,
-                                                       C, p.lo, p.hi, epi);
+                                                       C, p.lo, p.hi, dir, epi);
   });
 }
 

@@ -25,6 +25,7 @@
 #include "onnxcc/resize.h"
 #include "onnxcc/rotary.h"
 #include "onnxcc/scalar_ops.h"
+#include "onnxcc/sweep.h"
 #include "onnxcc/types.h"
 #include "onnxcc/window.h"
 

@@ -498,12 +498,18 @@ void checkPackedDots() {
   auto a = randomVector(M * K, 4), bt = randomVector(N * K, 5),
        bias = randomVector(BRS ? M * N : N, 6);
   auto bp = packDotGroups<N, K>(bt);
-  std::vector<float> c(M * N, NAN);
-  gemm_packed_dots<M, N, K, BRS, BCS, true>(
-      a.data(), bp.data(), bias.data(), 0.5f, 2.0f, c.data(),
-      [](auto v) { return vmax(v, decltype(v)(0.0f)); });
+  auto relu = [](auto v) { return vmax(v, decltype(v)(0.0f)); };
+  std::vector<float> c(M * N, NAN), back(M * N, NAN);
+  gemm_packed_dots<M, N, K, BRS, BCS, true>(a.data(), bp.data(), bias.data(),
+                                            0.5f, 2.0f, c.data(), relu);
   expectClose(c, linearReference<M, N, K, BRS, BCS>(a, bt, bias),
               "gemm_packed_dots");
+  // Groups last to first, as every other call reads them: the same bits.
+  gemm_packed_dots<M, N, K, BRS, BCS, true>(a.data(), bp.data(), bias.data(),
+                                            0.5f, 2.0f, back.data(), relu,
+                                            sweep::backward);
+  EXPECT_EQ(std::memcmp(back.data(), c.data(), c.size() * sizeof(float)), 0)
+      << "gemm_packed_dots, groups backward";
 }
 
 // Whole and partial groups (a dot group of every ISA inside a group of

@@ -220,7 +220,8 @@ TEST(ThreadedGemm, TransposedBCutsOutputs) {
 }
 
 /// gemm_packed_dots() (B^T in the compiler's dot groups; any values
-/// compare the cuts) on threads against one: whole groups per thread.
+/// compare the cuts) on threads against one: whole groups per thread, each
+/// thread's read forward or backward.
 template <int64_t M, int64_t N, int64_t K> void checkPackedDots() {
   auto a = randomVector(M * K, 1), bp = randomVector(kDotGroups<N> * kDotRows * K, 2),
        bias = randomVector(N, 3);
@@ -229,10 +230,13 @@ template <int64_t M, int64_t N, int64_t K> void checkPackedDots() {
   gemm_packed_dots<M, N, K, 0, 1, true>(a.data(), bp.data(), bias.data(), 1.0f,
                                         1.0f, ref.data(), relu);
   onEveryContext([&](auto &par, const char *what) {
-    std::vector<float> c(M * N, NAN);
-    gemm_packed_dots<M, N, K, 0, 1, true>(par, a.data(), bp.data(), bias.data(),
-                                          1.0f, 1.0f, c.data(), relu);
-    expectSameBits(c, ref, what);
+    for (sweep dir : {sweep::forward, sweep::backward}) {
+      std::vector<float> c(M * N, NAN);
+      gemm_packed_dots<M, N, K, 0, 1, true>(par, a.data(), bp.data(),
+                                            bias.data(), 1.0f, 1.0f, c.data(),
+                                            relu, dir);
+      expectSameBits(c, ref, what);
+    }
   });
   busy_pool<2> busy;
   std::vector<float> c(M * N, NAN);

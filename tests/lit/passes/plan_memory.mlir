@@ -57,3 +57,17 @@ func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
   }
   return %0 : tensor<3xf32>
 }
+
+// -----
+
+// Tests that a product reading its packed B^T both ways on alternate calls
+// (kernel::alternatesSweep) gets the call state: one aligned slot after
+// the buffers (the 1x40 intermediate, 160 bytes, ends at 192), which the
+// arena includes. A product on an unpacked B (the first module) gets none.
+// CHECK: module attributes {{{.*}}kernel.call_state_offset = 192 : i64{{.*}}kernel.workspace_bytes = 256 : i64}
+// CHECK-LABEL: func @main
+func.func @main(%a: tensor<1x16xf32>, %b: tensor<3x16x16xf32>, %c: tensor<40x4xf32>) -> tensor<1x4xf32> {
+  %0 = kernel.gemm %a, %b {packed_b = true, trans_b = true} : (tensor<1x16xf32>, tensor<3x16x16xf32>) -> tensor<1x40xf32>
+  %1 = kernel.gemm %0, %c : (tensor<1x40xf32>, tensor<40x4xf32>) -> tensor<1x4xf32>
+  return %1 : tensor<1x4xf32>
+}
