@@ -375,7 +375,10 @@ FailureOr<bool> Verifier::runDataSet(const DataSet &set, const std::string &dir,
   if (int rc = onnxcc::run(wrapper.empty() ? exe : wrapperPath, args, error))
     return failWith(set.dir, "the generated program failed (exit " +
                              std::to_string(rc) + ")" +
-                             (rc == 3 ? ": input size does not match the model" : "")),
+                             (rc == 3   ? ": input size does not match the model"
+                              : rc == 5 ? ": a second predict() on the same workspace "
+                                          "gave different outputs"
+                                        : "")),
            failure();
   bool ok = true;
   for (size_t o = 0; o < set.outputs.size(); ++o)

@@ -1,9 +1,13 @@
 //===- VerifyHarness.cpp - the programs `onnxcc verify` builds ------------===//
 //
 // Each harness reads raw input files named on its command line, calls the
-// generated predict() once and writes raw output files, which Verify.cpp
-// compares with the reference. Only the harness is built with the user's
-// toolchain, so it uses nothing beyond <cstdio> and <vector>.
+// generated predict() and writes raw output files, which Verify.cpp
+// compares with the reference. The single-shape harness calls it twice on
+// one workspace and exits 5 if the second call's outputs differ in any
+// bit: what one call leaves in the workspace (its buffers, the weight
+// sweep's direction) must not change the next one's answer. Only the
+// harness is built with the user's toolchain, so it uses nothing beyond
+// <cstdio> and <vector>.
 //
 //===----------------------------------------------------------------------===//
 #include "compiler/VerifyHarness.h"
@@ -83,12 +87,27 @@ std::string harnessSource(const std::string &name, int numInputs,
   for (int i = 0; i < numInputs; ++i)
     s += "  if (!read_port(argv[" + std::to_string(1 + i) + "], in" +
          std::to_string(i) + ")) return 3;\n";
-  s += "  " + name + "::predict(";
+  std::string call = "  " + name + "::predict(";
   for (int i = 0; i < numInputs; ++i)
-    s += "in" + std::to_string(i) + ", ";
+    call += "in" + std::to_string(i) + ", ";
   for (int i = 0; i < numOutputs; ++i)
-    s += "out" + std::to_string(i) + ", ";
-  s += "workspace);\n";
+    call += "out" + std::to_string(i) + ", ";
+  call += "workspace);\n";
+  s += call;
+  for (int i = 0; i < numOutputs; ++i) {
+    std::string out = "out" + std::to_string(i);
+    // A static copy: a vector's allocation pulls in exception support,
+    // which the bare-metal targets' links lack.
+    s += "  static unsigned char first" + std::to_string(i) + "[sizeof(" + out +
+         ")];\n  std::memcpy(first" + std::to_string(i) + ", &" + out +
+         ", bytes_of(" + out + "));\n";
+  }
+  s += call;
+  for (int i = 0; i < numOutputs; ++i) {
+    std::string n = std::to_string(i);
+    s += "  if (std::memcmp(first" + n + ", &out" + n + ", bytes_of(out" + n +
+         ")) != 0) return 5;\n";
+  }
   for (int i = 0; i < numOutputs; ++i)
     s += "  if (!write_port(argv[" + std::to_string(1 + numInputs + i) + "], out" +
          std::to_string(i) + ")) return 4;\n";
