@@ -61,8 +61,6 @@ public:
   void run();
 
   int64_t arenaBytes = 0, totalBytes = 0, peakBytes = 0, pairBytes = 0;
-  /// The call state's place past the buffers, or -1 if no op needs one.
-  int64_t callStateOffset = -1;
   ArenaLayout layout;
 
 private:
@@ -96,6 +94,7 @@ private:
   void placeConcats();
   void placeInPlaceElementwise();
   void assignOffsets();
+  void reserveCallState();
   void recordLayout(const std::vector<BufferRequest> &reqs,
                     const MemoryPlan &plan, ArrayRef<Value> order,
                     ArrayRef<Operation *> scratchOps);
@@ -209,16 +208,6 @@ void Planner::assignOffsets() {
   for (auto [i, v] : llvm::enumerate(order))
     topOffset[v] = plan.offsets[i];
   recordLayout(reqs, plan, order, scratchOps);
-  // One byte carried from call to call, after every buffer (an aligned
-  // slot, so the arena stays a whole number of them).
-  if (func.walk([](Operation *op) {
-            return k::alternatesSweep(op) ? WalkResult::interrupt()
-                                          : WalkResult::advance();
-          })
-          .wasInterrupted()) {
-    callStateOffset = layout.callStateOffset = llvm::alignTo(arenaBytes, alignment);
-    arenaBytes = layout.arenaBytes = callStateOffset + alignment;
-  }
   if (!apply)
     return;
 
@@ -298,6 +287,20 @@ void Planner::run() {
   placeConcats();
   placeInPlaceElementwise();
   assignOffsets();
+  reserveCallState();
+}
+
+/// One byte carried from call to call, after every buffer (an aligned
+/// slot, so the arena stays a whole number of them), if an op needs it.
+void Planner::reserveCallState() {
+  WalkResult found = func.walk([](Operation *op) {
+    return k::alternatesSweep(op) ? WalkResult::interrupt()
+                                  : WalkResult::advance();
+  });
+  if (!found.wasInterrupted())
+    return;
+  layout.callStateOffset = llvm::alignTo(arenaBytes, alignment);
+  arenaBytes = layout.arenaBytes = layout.callStateOffset + alignment;
 }
 
 struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
@@ -341,9 +344,9 @@ struct PlanMemoryPass : onnxcc::impl::PlanMemoryBase<PlanMemoryPass> {
     Builder b(module.getContext());
     module->setAttr(k::KernelDialect::kWorkspaceAttr,
                     b.getI64IntegerAttr(planner.arenaBytes));
-    if (planner.callStateOffset >= 0)
+    if (planner.layout.callStateOffset >= 0)
       module->setAttr(k::KernelDialect::kCallStateAttr,
-                      b.getI64IntegerAttr(planner.callStateOffset));
+                      b.getI64IntegerAttr(planner.layout.callStateOffset));
     module->setAttr(k::KernelDialect::kBlobBytesAttr,
                     b.getI64IntegerAttr(*blobBytes));
     module->setAttr(k::KernelDialect::kUnplannedAttr,
