@@ -11,8 +11,8 @@ computes the references; the two outputs are concatenated.
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
-from reference_data import save_with_references
+from onnx import helper, numpy_helper
+from reference_data import save_float_graph
 
 out, rows = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(29)
@@ -31,11 +31,4 @@ nodes = [
     helper.make_node("Gemm", ["x", "w2", "c2"], ["y2"], alpha=0.5, beta=2.0),
     helper.make_node("Concat", ["y1", "y2"], ["y"], axis=1),
 ]
-graph = helper.make_graph(
-    nodes, "few_columns",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, 40])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, 13])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-save_with_references(
-    out, model,
-    [rng.standard_normal((rows, 40)).astype(np.float32) for _ in range(2)])
+save_float_graph(out, "few_columns", nodes, inits, (rows, 40), (rows, 13), rng)

@@ -12,8 +12,8 @@ the references.
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
-from reference_data import save_with_references
+from onnx import helper, numpy_helper
+from reference_data import save_float_graph
 
 out, rows = sys.argv[1], int(sys.argv[2])
 rng = np.random.default_rng(13)
@@ -32,11 +32,4 @@ nodes = [
     helper.make_node("Gemm", ["r1", "w2", "b2"], ["g2"], transB=1, alpha=0.5, beta=2.0),
     helper.make_node("Gemm", ["g2", "w3"], ["y"], transB=1),
 ]
-graph = helper.make_graph(
-    nodes, "packed_dots",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [rows, 50])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [rows, 10])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-save_with_references(
-    out, model,
-    [rng.standard_normal((rows, 50)).astype(np.float32) for _ in range(2)])
+save_float_graph(out, "packed_dots", nodes, inits, (rows, 50), (rows, 10), rng)

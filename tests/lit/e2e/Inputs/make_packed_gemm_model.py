@@ -9,8 +9,8 @@ weights would double); onnxruntime computes the references."""
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
-from reference_data import save_with_references
+from onnx import helper, numpy_helper
+from reference_data import save_float_graph
 
 out = sys.argv[1]
 rng = np.random.default_rng(11)
@@ -31,11 +31,4 @@ nodes = [
     helper.make_node("Gemm", ["m2", "w3", "b3"], ["g"], transB=1, alpha=0.5, beta=2.0),
     helper.make_node("MatMul", ["g", "w4"], ["y"]),
 ]
-graph = helper.make_graph(
-    nodes, "packed_gemm",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32, 40])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [32, 33])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-save_with_references(
-    out, model,
-    [rng.standard_normal((32, 40)).astype(np.float32) for _ in range(2)])
+save_float_graph(out, "packed_gemm", nodes, inits, (32, 40), (32, 33), rng)

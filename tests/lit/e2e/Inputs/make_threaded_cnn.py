@@ -19,8 +19,8 @@ references."""
 import sys
 
 import numpy as np
-from onnx import TensorProto, helper, numpy_helper
-from reference_data import save_with_references
+from onnx import helper, numpy_helper
+from reference_data import save_float_graph
 
 out = sys.argv[1]
 rng = np.random.default_rng(7)
@@ -68,11 +68,4 @@ nodes = [
     helper.make_node("Flatten", ["l1"], ["f"]),
     helper.make_node("Gemm", ["f", "fw", "fb"], ["y"], transB=1),
 ]
-graph = helper.make_graph(
-    nodes, "threaded_cnn",
-    [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 48, 56, 56])],
-    [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 64])], inits)
-model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-save_with_references(
-    out, model,
-    [rng.standard_normal((1, 48, 56, 56)).astype(np.float32) for _ in range(2)])
+save_float_graph(out, "threaded_cnn", nodes, inits, (1, 48, 56, 56), (1, 64), rng)

@@ -3,9 +3,10 @@ DIR/test_data_set_N/{input,output}_0.pb for each input array, the outputs
 computed by onnxruntime. Shared by this folder's model generators."""
 import os
 
+import numpy as np
 import onnx
 import onnxruntime as ort
-from onnx import numpy_helper
+from onnx import TensorProto, helper, numpy_helper
 
 
 def save_with_references(out, model, inputs):
@@ -26,3 +27,18 @@ def save_with_references(out, model, inputs):
             f.write(numpy_helper.from_array(x, x_name).SerializeToString())
         with open(os.path.join(d, "output_0.pb"), "wb") as f:
             f.write(numpy_helper.from_array(y, y_name).SerializeToString())
+
+
+def save_float_graph(out, name, nodes, inits, x_shape, y_shape, rng, sets=2):
+    """The opset-17 graph `name` of `nodes` and initializers `inits`, from a
+    float input `x` of `x_shape` to a float output `y` of `y_shape`, saved
+    with `sets` data sets of standard-normal inputs drawn from `rng`."""
+    graph = helper.make_graph(
+        nodes, name,
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, list(x_shape))],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, list(y_shape))],
+        inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    save_with_references(
+        out, model,
+        [rng.standard_normal(x_shape).astype(np.float32) for _ in range(sets)])
