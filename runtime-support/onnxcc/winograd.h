@@ -46,6 +46,18 @@ ONNXCC_INLINE lanes load(const float *p) { return *p; }
 ONNXCC_INLINE void store(float *p, lanes v) { *p = v; }
 ONNXCC_INLINE void store_unaligned(float *p, lanes v) { *p = v; }
 #endif
+
+/// dst[i] = src[2i] for i in [Lo, Hi), zeros elsewhere in [0, N).
+template <int64_t Lo, int64_t Hi, int64_t N>
+ONNXCC_INLINE void split_columns(float *ONNXCC_RESTRICT dst,
+                                 const float *ONNXCC_RESTRICT src) {
+  for (int64_t i = 0; i < Lo; ++i)
+    dst[i] = 0.0f;
+  for (int64_t i = Lo; i < Hi; ++i)
+    dst[i] = src[2 * i];
+  for (int64_t i = Hi; i < N; ++i)
+    dst[i] = 0.0f;
+}
 } // namespace winograd_detail
 
 /// The tiling of convolution S (3x3, stride 1, one group) into 2x2 output
@@ -67,6 +79,13 @@ template <typename S> struct winograd_shape {
   /// region, idle while the inputs are transformed, holds at once.
   static constexpr int64_t kStageRow = T + kVecWidth, kStage = 16 * kStageRow;
   static constexpr int64_t kStages = 16 * kM / kStage;
+  /// Channels each of `threads` threads stages at once: up to 8 (blocks of
+  /// 4 or 8 channels wrote 32 channels over 27x27 in 22 us, 1 in 30, all 32
+  /// in 23; 256 over 14x14: 64, 101 and 74 us), 0 where M's region holds
+  /// none for this thread.
+  static constexpr int64_t stage_channels(int threads) {
+    return kStages / threads > 8 ? 8 : kStages / threads;
+  }
 };
 
 /// Writes the n <= kVecWidth values of v, columns t0.. of row k, into a
@@ -90,95 +109,137 @@ ONNXCC_INLINE void winograd_put(float *packed, int64_t k, int64_t t0, int64_t n,
       packed[packed_at<K>(k, t0 + l)] = tmp[l];
 }
 
-/// Row c of the packed K-row operand `packed` from the T floats at `row`:
-/// whole vectors, each inside one panel (kPanel is two vectors), and the
-/// tail lane by lane.
-template <int64_t K, int64_t T>
-ONNXCC_INLINE void winograd_put_row(float *ONNXCC_RESTRICT packed, int64_t c,
-                                    const float *ONNXCC_RESTRICT row) {
-  int64_t t = 0;
+/// Rows [c0, c1) of the 16 packed operands at v (kV floats apart) from
+/// their staged transforms (kStage floats a channel from `stage`), row xi
+/// of each channel holding every tile in order and a vector of slack.
+/// Panel by panel and channel by channel, so each operand is written
+/// front to back: a channel's rows, a panel apart, are K x kPanel floats
+/// apart, a multiple of 4 KiB for 32 or 64 channels under AVX-512, and
+/// written channel by channel all 16 x panels of them fell in the same
+/// two L1 sets (32 channels over 27x27: 44 us for the input transform).
+/// Whole vectors: those past T, in the last panel's padding, are never
+/// stored from the products.
+template <typename S>
+ONNXCC_INLINE void winograd_unstage(const float *ONNXCC_RESTRICT stage,
+                                    float *ONNXCC_RESTRICT v, int64_t c0,
+                                    int64_t c1) {
+  using WS = winograd_shape<S>;
+  for (int64_t xi = 0; xi < 16; ++xi)
+    for (int64_t p = 0; p < WS::T; p += kPanel) {
+      float *dst = v + xi * WS::kV + p * S::C + c0 * kPanel;
+      const float *src = stage + xi * WS::kStageRow + p;
+      for (int64_t c = c0; c < c1; ++c, dst += kPanel, src += WS::kStage) {
 #if ONNXCC_HAS_SIMD
-  for (; t + kVecWidth <= T; t += kVecWidth)
-    vfloat::load_unaligned(row + t).store_unaligned(packed + packed_at<K>(c, t));
+        for (int64_t l = 0; l < kPanel && p + l < WS::T; l += kVecWidth)
+          vfloat::load_unaligned(src + l).store_unaligned(dst + l);
+#else
+        for (int64_t l = 0; l < kPanel && p + l < WS::T; ++l)
+          dst[l] = src[l];
 #endif
-  for (; t < T; ++t)
-    packed[packed_at<K>(c, t)] = row[t];
+      }
+    }
 }
 
-/// V_xi = B^T d B for the tiles of channels [c_lo, c_hi) of one image,
-/// into the 16 packed operands at v (kV floats apart). With `stage`
-/// (kStage floats), each channel's 16 transformed values go first into
-/// rows of every tile in order, whole vectors at a time (a vector running
-/// past a tile row's end is overwritten by the next row's), and then into
-/// the panels a whole vector at a time: a tile row's vectors start
-/// anywhere in a panel, and put one at a time, most straddled two panels
-/// and went lane by lane (resnet18's 56x56 layers: 790 of the 1730 us).
+/// The 16 transformed values of channel c's tiles: rows of every tile
+/// in order at `stage` (whole vectors; one running past a tile row's end
+/// is overwritten by the next row's), or, without, put into the packed
+/// operands at v one vector at a time.
 template <typename S>
-inline void winograd_input(const float *ONNXCC_RESTRICT x,
-                           float *ONNXCC_RESTRICT v, int64_t c_lo,
-                           int64_t c_hi, float *ONNXCC_RESTRICT stage) {
+inline void winograd_channel(const float *ONNXCC_RESTRICT xc,
+                             float *ONNXCC_RESTRICT v, int64_t c,
+                             float *ONNXCC_RESTRICT stage) {
   using WS = winograd_shape<S>;
   using winograd_detail::lanes;
   using winograd_detail::load;
-  alignas(64) float rows[4][2][WS::kRow];
-  for (int64_t r = 0; r < 4; ++r)
-    for (int64_t q = 0; q < 2; ++q)
-      for (int64_t i = 0; i < WS::kRow; ++i)
-        rows[r][q][i] = 0.0f;
-  for (int64_t c = c_lo; c < c_hi; ++c) {
-    const float *xc = x + c * S::H * S::W;
-    for (int64_t th = 0; th < WS::TH; ++th) {
-      // Tile column u's input columns 2u - PL + j: parity j % 2, index
-      // u + j / 2 in that half.
-      for (int64_t r = 0; r < 4; ++r) {
-        const int64_t ih = 2 * th - S::PT + r;
-        for (int64_t q = 0; q < 2; ++q) {
-          float *dst = rows[r][q];
-          const index_range in =
-              ih < 0 || ih >= S::H ? index_range{0, 0}
-                                   : in_bounds(q - S::PL, 2, S::W, WS::TW + 1);
-          for (int64_t i = 0; i < in.lo; ++i)
-            dst[i] = 0.0f;
-          const float *src = xc + ih * S::W + q - S::PL;
-          for (int64_t i = in.lo; i < in.hi; ++i)
-            dst[i] = src[2 * i];
-          for (int64_t i = in.hi; i < WS::TW + 1; ++i)
-            dst[i] = 0.0f;
-        }
+  // Tile column u's input columns 2u - PL + j: parity j % 2, index u + j / 2
+  // in that half; those in the image, by parity. Every loop filling a row
+  // runs a constant trip count: of run-time length, GCC made the zeroing
+  // loops `rep stos`, whose start-up cost ~50 cycles each (8 a tile row:
+  // 31 of the 39 us of a 48-channel 13x13 input transform, AVX-512).
+  constexpr index_range cols[2] = {in_bounds(-S::PL, 2, S::W, WS::TW + 1),
+                                   in_bounds(1 - S::PL, 2, S::W, WS::TW + 1)};
+  // The next tile row's input rows are split while this one's are
+  // transformed: a vector load of floats stored one at a time waits for
+  // all of them to reach the cache (no store forwarding across stores),
+  // and right after them that stalled each tile row (48 channels over
+  // 13x13: 13 -> 9 us).
+  alignas(64) float rows[2][4][2][WS::kRow] = {}; // zeros past TW + 1
+  auto split_tile_row = [&](int64_t th, float (*dst)[2][WS::kRow]) {
+    for (int64_t r = 0; r < 4; ++r) {
+      const int64_t ih = 2 * th - S::PT + r;
+      if (ih < 0 || ih >= S::H) {
+        for (int64_t q = 0; q < 2; ++q)
+          for (int64_t i = 0; i < WS::TW + 1; ++i)
+            dst[r][q][i] = 0.0f;
+        continue;
       }
-      for (int64_t tw = 0; tw < WS::TW; tw += kVecWidth) {
-        lanes d[4][4], s[4][4];
-        for (int64_t r = 0; r < 4; ++r) {
-          d[r][0] = load(rows[r][0] + tw);
-          d[r][1] = load(rows[r][1] + tw);
-          d[r][2] = load(rows[r][0] + tw + 1);
-          d[r][3] = load(rows[r][1] + tw + 1);
-        }
-        for (int64_t j = 0; j < 4; ++j) { // B^T d
-          s[0][j] = d[0][j] - d[2][j];
-          s[1][j] = d[1][j] + d[2][j];
-          s[2][j] = d[2][j] - d[1][j];
-          s[3][j] = d[1][j] - d[3][j];
-        }
-        const int64_t t0 = th * WS::TW + tw;
-        const int64_t n = WS::TW - tw < kVecWidth ? WS::TW - tw : kVecWidth;
-        for (int64_t i = 0; i < 4; ++i) { // (B^T d) B
-          const lanes e[4] = {s[i][0] - s[i][2], s[i][1] + s[i][2],
-                              s[i][2] - s[i][1], s[i][1] - s[i][3]};
-          for (int64_t j = 0; j < 4; ++j) {
-            if (stage)
-              winograd_detail::store_unaligned(
-                  stage + (4 * i + j) * WS::kStageRow + t0, e[j]);
-            else
-              winograd_put<S::C>(v + (4 * i + j) * WS::kV, c, t0, n, e[j]);
-          }
+      winograd_detail::split_columns<cols[0].lo, cols[0].hi, WS::TW + 1>(
+          dst[r][0], xc + ih * S::W - S::PL);
+      winograd_detail::split_columns<cols[1].lo, cols[1].hi, WS::TW + 1>(
+          dst[r][1], xc + ih * S::W + 1 - S::PL);
+    }
+  };
+  split_tile_row(0, rows[0]);
+  for (int64_t th = 0; th < WS::TH; ++th) {
+    if (th + 1 < WS::TH)
+      split_tile_row(th + 1, rows[(th + 1) % 2]);
+    const float(*in)[2][WS::kRow] = rows[th % 2];
+    for (int64_t tw = 0; tw < WS::TW; tw += kVecWidth) {
+      lanes d[4][4], s[4][4];
+      for (int64_t r = 0; r < 4; ++r) {
+        d[r][0] = load(in[r][0] + tw);
+        d[r][1] = load(in[r][1] + tw);
+        d[r][2] = load(in[r][0] + tw + 1);
+        d[r][3] = load(in[r][1] + tw + 1);
+      }
+      for (int64_t j = 0; j < 4; ++j) { // B^T d
+        s[0][j] = d[0][j] - d[2][j];
+        s[1][j] = d[1][j] + d[2][j];
+        s[2][j] = d[2][j] - d[1][j];
+        s[3][j] = d[1][j] - d[3][j];
+      }
+      const int64_t t0 = th * WS::TW + tw;
+      const int64_t n = WS::TW - tw < kVecWidth ? WS::TW - tw : kVecWidth;
+      for (int64_t i = 0; i < 4; ++i) { // (B^T d) B
+        const lanes e[4] = {s[i][0] - s[i][2], s[i][1] + s[i][2],
+                            s[i][2] - s[i][1], s[i][1] - s[i][3]};
+        for (int64_t j = 0; j < 4; ++j) {
+          if (stage)
+            winograd_detail::store_unaligned(
+                stage + (4 * i + j) * WS::kStageRow + t0, e[j]);
+          else
+            winograd_put<S::C>(v + (4 * i + j) * WS::kV, c, t0, n, e[j]);
         }
       }
     }
-    if (stage)
-      for (int64_t xi = 0; xi < 16; ++xi)
-        winograd_put_row<S::C, WS::T>(v + xi * WS::kV, c,
-                                      stage + xi * WS::kStageRow);
+  }
+}
+
+/// V_xi = B^T d B for the tiles of channels [c_lo, c_hi) of one image,
+/// into the 16 packed operands at v. With a stage of `stage_channels`
+/// channels (kStage floats each, at least one), blocks of that many
+/// channels are transformed into it and then copied into the panels
+/// whole vectors at a time (winograd_unstage()): a tile row's vectors
+/// start anywhere in a panel, and put one at a time, most straddled two
+/// panels and went lane by lane (resnet18's 56x56 layers: 790 of the
+/// 1730 us).
+template <typename S>
+inline void winograd_input(const float *ONNXCC_RESTRICT x,
+                           float *ONNXCC_RESTRICT v, int64_t c_lo,
+                           int64_t c_hi, float *ONNXCC_RESTRICT stage,
+                           int64_t stage_channels = 1) {
+  using WS = winograd_shape<S>;
+  if (!stage) {
+    for (int64_t c = c_lo; c < c_hi; ++c)
+      winograd_channel<S>(x + c * S::H * S::W, v, c, nullptr);
+    return;
+  }
+  for (int64_t c0 = c_lo; c0 < c_hi; c0 += stage_channels) {
+    const int64_t c1 = c_hi - c0 < stage_channels ? c_hi : c0 + stage_channels;
+    for (int64_t c = c0; c < c1; ++c)
+      winograd_channel<S>(x + c * S::H * S::W, v, c,
+                          stage + (c - c0) * WS::kStage);
+    winograd_unstage<S>(stage, v, c0, c1);
   }
 }
 
@@ -257,7 +318,7 @@ inline void conv2d_winograd(const float *x, const float *u, const float *bias,
     float *v = scratch, *m = scratch + 16 * WS::kV;
     for (int64_t n = 0; n < S::N; ++n) {
       winograd_input<S>(x + n * S::C * S::H * S::W, v, 0, S::C,
-                        WS::kStages > 0 ? m : nullptr);
+                        WS::kStages > 0 ? m : nullptr, WS::stage_channels(1));
       winograd_channels<S, S::O>(u, v, m, bias, y + n * S::O * S::P, 0, epi);
     }
   }
@@ -310,11 +371,15 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;
       par.run([&](int t, int T) {
-        // Each thread stages in its own part of M's region; threads past
+        // Each thread stages in its own share of M's region; threads past
         // what it holds put their vectors one at a time.
         const part p = split(S::C, t, T);
+        const int64_t share = WS::stage_channels(T) > 0 ? WS::stage_channels(T) : 1;
         winograd_input<S>(xn, v, p.lo, p.hi,
-                          t < WS::kStages ? m + t * WS::kStage : nullptr);
+                          (t + 1) * share <= WS::kStages
+                              ? m + t * share * WS::kStage
+                              : nullptr,
+                          share);
       });
       float *yn = y + n * S::O * S::P;
       constexpr int64_t R = kWinogradRowsPerThread<S, Par::kThreads>;

@@ -715,6 +715,11 @@ TEST(Conv, WinogradMatchesDirect) {
   // under AVX-512 (kDotTail), 20 output channels (a row remainder).
   checkConv<conv_shape<1, 8, 13, 13, 20, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>(relu);
+  // Staged and copied into the panels in blocks of up to 8 channels
+  // (stage_channels()): 19, two whole blocks and one of 3.
+  using Blocks = conv_shape<1, 19, 13, 13, 24, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>;
+  static_assert(winograd_shape<Blocks>::stage_channels(1) == 8, "blocks of 8");
+  checkConv<Blocks, conv_algo::winograd>(relu);
 }
 
 // Winograd over a map of at most 16 tiles (winograd_map.h, every tile in

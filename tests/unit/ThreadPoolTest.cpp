@@ -345,6 +345,10 @@ TEST(ThreadedConv, WinogradSplitsChannelsThenProducts) {
             conv_algo::winograd>();
   checkConv<conv_shape<1, 2, 6, 6, 3, 3, 3, 6, 6, 1, 1, 1, 1, 1, 1, 1>,
             conv_algo::winograd>();
+  // 19 input channels over 20x20 (100 tiles): each thread stages blocks of
+  // up to 8 of its channels in its share of M's region (stage_channels()).
+  checkConv<conv_shape<1, 19, 20, 20, 9, 3, 3, 20, 20, 1, 1, 1, 1, 1, 1, 1>,
+            conv_algo::winograd>();
 }
 
 /// A Winograd convolution on every context, and on a busy pool of 2
