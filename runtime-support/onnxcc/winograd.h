@@ -10,11 +10,12 @@
 // U_xi (O x C) * V_xi (C x T): 16 GEMMs of C x O x T multiply-adds instead
 // of one of 9 x C x O x 4T, 2.25x fewer.
 //
-// Scratch (planned; Conv2dOp::getScratchElements mirrors kScratch): the
-// 16 V_xi, packed in the panels of gemm_packed.h, then the 16 M_xi row-
-// major, then a vector's slack the output transform reads past the last.
-// While the inputs are transformed, the M_xi region stages them (see
-// winograd_input()).
+// Scratch (planned; Conv2dOp::getScratchElements mirrors kScratch and
+// winograd_floats()): the 16 V_xi, packed in the panels of gemm_packed.h,
+// then the 16 M_xi row-major, then a vector's slack the output transform
+// reads past the last. While the inputs are transformed, the M_xi region
+// stages them (see winograd_input()). Threads that each transform the
+// whole input (winograd_own_inputs()) add their own V_xi and staging.
 //
 // Both transforms run kVecWidth tiles of a tile row at once: the input
 // rows are first split into even and odd columns, so each tile's four
@@ -77,7 +78,10 @@ template <typename S> struct winograd_shape {
   /// A channel's staged transform (winograd_input()): 16 rows of every
   /// tile and a vector of slack, and how many channels' stagings the M_xi
   /// region, idle while the inputs are transformed, holds at once.
-  static constexpr int64_t kStageRow = T + kVecWidth, kStage = 16 * kStageRow;
+  /// The slack is the widest ISA's vector, so the planner sizes threads'
+  /// own stagings (winograd_floats()) without knowing the target's.
+  static constexpr int64_t kStageRow = T + 16, kStage = 16 * kStageRow;
+  static_assert(kVecWidth <= 16, "a stage row's slack holds a vector");
   static constexpr int64_t kStages = 16 * kM / kStage;
   /// Channels each of `threads` threads stages at once: up to 8 (blocks of
   /// 4 or 8 channels wrote 32 channels over 27x27 in 22 us, 1 in 30, all 32
@@ -327,35 +331,51 @@ inline void conv2d_winograd(const float *x, const float *u, const float *bias,
 /// Most tiles of a map whose threaded Winograd cuts its products by rows.
 constexpr int64_t kRowSplitTiles = 64;
 
-/// Output channels of each thread of Threads where threaded Winograd
-/// cuts its products by rows (output channels) rather than handing out
-/// whole products: every thread then runs its rows of all 16 products and
-/// the output transform of the same channels, so M never crosses to the
-/// other core and one barrier goes. Handed out whole, each product's M
-/// is read by both threads' output transforms: with the two vCPUs on
-/// different dies that moved ~400 KB a layer between them (64 -> 256
-/// channels over 13x13), and cut by rows 64 -> 256 over 13x13 ran 104.5 -
-/// 111.7 us against 116.6, 48 -> 192 65.5 against 74, 256 over 14x14
-/// 329 - 333 against 351. But every thread then reads all of V, not half:
-/// with both vCPUs on one die, 13x13 and 14x14 maps ran the same either
-/// way (66, 105, 316 us) while 27x27 and larger ran 2-4% slower (32 ->
-/// 128 over 27x27: 98 -> 101, 64 over 56x56: 435 -> 445), so only maps
-/// of at most kRowSplitTiles tiles are cut so. squeezenet1_1 at two
-/// threads, alternating runs of the benchmark: ORT / onnxcc 0.85, 0.87,
-/// 1.01 before, 1.03, 1.03, 1.00 after (AMD Zen 5, vCPUs moving between
-/// dies). 0 where the channels do not cut into equal shares of at least a
-/// row tile.
-template <typename S, int Threads>
-constexpr int64_t kWinogradRowsPerThread =
-    Threads > 1 && winograd_shape<S>::T <= kRowSplitTiles &&
-            S::O % Threads == 0 && S::O / Threads >= kTileRows
-        ? S::O / Threads
-        : 0;
+/// Whether threaded Winograd on `threads` threads cuts its products by
+/// rows (output channels), each thread with its own transformed input,
+/// rather than handing out whole products. Every thread then transforms
+/// all of the input into its own copy of V, runs its rows of all 16
+/// products and the output transform of the same channels: neither V nor
+/// M crosses to the other core, and two barriers go. Handed out whole,
+/// each product's M is read by both threads' output transforms and each
+/// V_xi by the thread of its product. With the two vCPUs of an AMD Zen 5
+/// host on different dies (~210 ns core to core), whole products / rows
+/// over one shared V / rows over own V (us, medians): 48 -> 192 over 13x13
+/// 102-107 / 101-104 / 85-87, 64 -> 256 over 13x13 144-156 / 145-149 /
+/// 115-119, 256 over 14x14 452-486 / 454-469 / 376-384. On one die
+/// (~45 ns) the second transform costs each thread its C x T x 16 values
+/// (48 -> 192: 49 / 49 / 54 us, 64 -> 256: 80 / 79 / 85, 256 over 14x14
+/// 297 / 290 / 320). Maps of more than kRowSplitTiles tiles ran 2-4% slower
+/// cut by rows over a shared V on one die (each thread reads all of a V
+/// that no longer fits its L2: 64 over 56x56 435 -> 445 us) and keep whole
+/// products. Independent of the ISA, so that the planner's scratch
+/// (Conv2dOp::getScratchElements) can follow it.
+template <typename S>
+constexpr bool winograd_own_inputs(int threads) {
+  return threads > 1 && !winograd_map_shape<S>::kApplies &&
+         winograd_shape<S>::T <= kRowSplitTiles && S::O % threads == 0;
+}
 
-/// conv2d_winograd() on par's threads: channels of the input transform,
-/// then each thread's output channels through the products and the output
-/// transform (kWinogradRowsPerThread), or else whole products and then
-/// output channels of the output transform. Every output's sum is the one
+/// Where threads transform their own inputs: the first float after
+/// kScratch on a cache line, where each further thread's V starts, and
+/// after those every thread's staging of kWinogradOwnStage channels (M's
+/// region, where one thread stages, is being written by the others).
+template <typename S>
+constexpr int64_t kWinogradOwnInputs = (winograd_shape<S>::kScratch + 15) / 16 * 16;
+constexpr int64_t kWinogradOwnStage = 8;
+
+/// Floats of conv2d_winograd()'s scratch on `threads` threads.
+template <typename S> constexpr int64_t winograd_floats(int threads) {
+  using WS = winograd_shape<S>;
+  return winograd_own_inputs<S>(threads)
+             ? kWinogradOwnInputs<S> + (threads - 1) * 16 * WS::kV +
+                   threads * kWinogradOwnStage * WS::kStage
+             : WS::kScratch;
+}
+
+/// conv2d_winograd() on par's threads: see winograd_own_inputs(), or else
+/// channels of the input transform, whole products and then output
+/// channels of the output transform. Every output's sum is the one
 /// thread's, so are the bits.
 template <typename S, typename Par, typename Epi>
 inline void conv2d_winograd(Par &par, const float *x, const float *u,
@@ -367,30 +387,39 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
     conv2d_winograd_map<S>(par, x, u, bias, y, scratch, epi);
   } else {
     using WS = winograd_shape<S>;
+    constexpr int D = Par::kThreads;
     float *v = scratch, *m = scratch + 16 * WS::kV;
     for (int64_t n = 0; n < S::N; ++n) {
       const float *xn = x + n * S::C * S::H * S::W;
-      par.run([&](int t, int T) {
-        // Each thread stages in its own share of M's region; threads past
-        // what it holds put their vectors one at a time.
-        const part p = split(S::C, t, T);
-        const int64_t share = WS::stage_channels(T) > 0 ? WS::stage_channels(T) : 1;
-        winograd_input<S>(xn, v, p.lo, p.hi,
-                          (t + 1) * share <= WS::kStages
-                              ? m + t * share * WS::kStage
-                              : nullptr,
-                          share);
-      });
       float *yn = y + n * S::O * S::P;
-      constexpr int64_t R = kWinogradRowsPerThread<S, Par::kThreads>;
-      if constexpr (R > 0) {
+      if constexpr (winograd_own_inputs<S>(D)) {
+        float *own_v = scratch + kWinogradOwnInputs<S>; // threads 1..
+        float *stages = own_v + (D - 1) * 16 * WS::kV;
         par.run([&](int t, int T) {
-          if (T != Par::kThreads) // the pool was busy: every channel here
+          float *stage = stages + t * kWinogradOwnStage * WS::kStage;
+          if (T != D) { // the pool was busy: every channel here
+            winograd_input<S>(xn, v, 0, S::C, stage, kWinogradOwnStage);
             winograd_channels<S, S::O>(u, v, m, bias, yn, 0, epi);
-          else
-            winograd_channels<S, R>(u, v, m, bias, yn, t * R, epi);
+            return;
+          }
+          constexpr int64_t R = S::O / D;
+          float *vt = t == 0 ? v : own_v + (t - 1) * 16 * WS::kV;
+          winograd_input<S>(xn, vt, 0, S::C, stage, kWinogradOwnStage);
+          winograd_channels<S, R>(u, vt, m, bias, yn, t * R, epi);
         });
       } else {
+        par.run([&](int t, int T) {
+          // Each thread stages in its own share of M's region; threads
+          // past what it holds put their vectors one at a time.
+          const part p = split(S::C, t, T);
+          const int64_t share =
+              WS::stage_channels(T) > 0 ? WS::stage_channels(T) : 1;
+          winograd_input<S>(xn, v, p.lo, p.hi,
+                            (t + 1) * share <= WS::kStages
+                                ? m + t * share * WS::kStage
+                                : nullptr,
+                            share);
+        });
         run_units(par, 16, [&](int64_t xi) {
           winograd_product<S>(u, v, m, xi);
         });

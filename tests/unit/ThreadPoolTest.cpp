@@ -265,33 +265,37 @@ template <typename S, conv_algo Algo, int T> struct ConvCase {
   std::vector<float> x = randomVector(S::N * S::C * S::H * S::W, 8),
                      w = randomVector(kWeights, 9),
                      bias = randomVector(S::O, 10);
-  // Grouped im2col convolutions get one scratch copy per thread.
-  static constexpr int64_t scratch_floats() {
+  // What the planner reserves for the op on `threads` threads: grouped
+  // im2col convolutions get one scratch copy per thread.
+  static constexpr int64_t scratch_floats(int threads) {
     if constexpr (Algo == conv_algo::im2col)
-      return packed_floats(S::Kdim, S::P) * (S::G > 1 ? T : 1);
+      return packed_floats(S::Kdim, S::P) * (S::G > 1 ? threads : 1);
     else if constexpr (Algo == conv_algo::implicit_gemm)
       return implicit_shape<S>::kScratch;
     else if constexpr (Algo == conv_algo::winograd)
-      return winograd_shape<S>::kScratch;
+      return winograd_floats<S>(threads);
     else if constexpr (Algo == conv_algo::pointwise_split_depth)
-      return split_depth_floats<S>(T);
+      return split_depth_floats<S>(threads);
     else if constexpr (Algo == conv_algo::im2col_lanes)
       return S::Kdim * S::P;
     else
       return 0;
   }
-  static constexpr int64_t kScratch = scratch_floats();
 
   std::vector<float> run_serial() {
-    std::vector<float> y(S::N * S::O * S::P), scratch(kScratch + 1);
+    constexpr int64_t n = scratch_floats(1);
+    std::vector<float> y(S::N * S::O * S::P), scratch(n + 1);
     conv2d<S, Algo>(x.data(), w.data(), bias.data(), y.data(),
-                    kScratch ? scratch.data() : nullptr, identity{});
+                    n ? scratch.data() : nullptr, identity{});
     return y;
   }
   template <typename Par> std::vector<float> run(Par &par) {
-    std::vector<float> y(S::N * S::O * S::P, NAN), scratch(kScratch + 1, NAN);
+    // As planned for a build of Par::kThreads threads (T bounds them).
+    static_assert(Par::kThreads <= T, "a context of at most T threads");
+    constexpr int64_t n = scratch_floats(Par::kThreads);
+    std::vector<float> y(S::N * S::O * S::P, NAN), scratch(n + 1, NAN);
     conv2d<S, Algo>(par, x.data(), w.data(), bias.data(), y.data(),
-                    kScratch ? scratch.data() : nullptr, identity{});
+                    n ? scratch.data() : nullptr, identity{});
     EXPECT_TRUE(std::isnan(scratch.back())) << "conv2d wrote past its scratch";
     return y;
   }
@@ -364,27 +368,30 @@ template <typename S> void checkWinogradEverywhere() {
 }
 
 // Over a map of 17 to kRowSplitTiles tiles, threads whose output channels
-// cut into equal shares of a row tile or more run their rows of all 16
-// products and then their channels' output transform
-// (kWinogradRowsPerThread): 13x13 (49 tiles, a dot-tail column under
-// AVX-512) and 10x9 maps, split by 2 and by 3 and not by 5; the most
-// tiles that split so, and the fewest that do not.
+// cut into equal shares transform all of the input into their own V and
+// run their rows of all 16 products and their channels' output transform
+// (winograd_own_inputs()): 13x13 (49 tiles, a dot-tail column under
+// AVX-512) and 10x9 maps, split by 2 and by 3 and not by 5, and shares of
+// fewer rows than a register tile; the most tiles that split so, and the
+// fewest that do not.
 TEST(ThreadedConv, WinogradSmallMapsCutOutputChannels) {
-  using S13 = conv_shape<1, 5, 13, 13, 6 * kTileRows, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>;
+  using S13 = conv_shape<1, 11, 13, 13, 6 * kTileRows, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>;
   using S16 = conv_shape<1, 3, 16, 16, 2 * kTileRows, 3, 3, 16, 16, 1, 1, 1, 1, 1, 1, 1>;
   using S17 = conv_shape<1, 3, 17, 16, 2 * kTileRows, 3, 3, 17, 16, 1, 1, 1, 1, 1, 1, 1>;
-  static_assert(kWinogradRowsPerThread<S13, 2> == 3 * kTileRows &&
-                    kWinogradRowsPerThread<S13, 3> == 2 * kTileRows &&
-                    kWinogradRowsPerThread<S13, 5> == 0 &&
-                    kWinogradRowsPerThread<S13, 1> == 0,
-                "equal shares of at least a row tile");
-  static_assert(kWinogradRowsPerThread<S16, 2> == kTileRows &&
-                    kWinogradRowsPerThread<S16, 3> == 0 &&
-                    kWinogradRowsPerThread<S17, 2> == 0,
+  using Few = conv_shape<1, 4, 12, 12, 6, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1, 1>;
+  static_assert(winograd_own_inputs<S13>(2) && winograd_own_inputs<S13>(3) &&
+                    !winograd_own_inputs<S13>(5) && !winograd_own_inputs<S13>(1),
+                "output channels in equal shares");
+  static_assert(winograd_own_inputs<S16>(2) && !winograd_own_inputs<S17>(2) &&
+                    winograd_own_inputs<Few>(3),
                 "at most kRowSplitTiles tiles");
+  static_assert(winograd_floats<S13>(2) > winograd_shape<S13>::kScratch &&
+                    winograd_floats<S17>(2) == winograd_shape<S17>::kScratch,
+                "own inputs after the shared scratch");
   checkWinogradEverywhere<S13>();
   checkWinogradEverywhere<S16>();
   checkWinogradEverywhere<S17>();
+  checkWinogradEverywhere<Few>();
   checkWinogradEverywhere<
       conv_shape<2, 4, 10, 9, 3 * kTileRows, 3, 3, 10, 9, 1, 1, 1, 1, 1, 1, 1>>();
 }
