@@ -281,14 +281,16 @@ int64_t Conv2dOp::getScratchElements() {
     // winograd_floats() (winograd.h): kScratch, 16 packed C x T inputs, 16
     // O x T products and 32 floats of slack, T the 2x2 output tiles; and
     // where threads transform their own inputs (winograd_own_inputs(): a
-    // map of 17 to 64 tiles, output channels a multiple of the threads),
+    // map of more than 16 tiles, at most 64 or 4C <= O, output channels a
+    // multiple of the threads),
     // from the next 16-float line, each further thread's inputs and every
     // thread's staging of 8 channels (16 rows of T + 16 floats each).
     int64_t tiles = (y[2] + 1) / 2 * ((y[3] + 1) / 2);
     int64_t packedInputs = 16 * x[1] * ((tiles + 31) / 32 * 32);
     int64_t scratch = packedInputs + 16 * w[1] * tiles + 32;
     int64_t threads = getThreads();
-    if (threads > 1 && tiles > 16 && tiles <= 64 && w[1] % threads == 0)
+    if (threads > 1 && tiles > 16 && (tiles <= 64 || 4 * x[1] <= w[1]) &&
+        w[1] % threads == 0)
       scratch = (scratch + 15) / 16 * 16 + (threads - 1) * packedInputs +
                 threads * 8 * 16 * (tiles + 16);
     return scratch;

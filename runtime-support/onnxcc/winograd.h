@@ -328,7 +328,8 @@ inline void conv2d_winograd(const float *x, const float *u, const float *bias,
   }
 }
 
-/// Most tiles of a map whose threaded Winograd cuts its products by rows.
+/// Most tiles of a map whose threaded Winograd cuts its products by rows
+/// whatever its channels.
 constexpr int64_t kRowSplitTiles = 64;
 
 /// Whether threaded Winograd on `threads` threads cuts its products by
@@ -348,12 +349,16 @@ constexpr int64_t kRowSplitTiles = 64;
 /// 297 / 290 / 320). Maps of more than kRowSplitTiles tiles ran 2-4% slower
 /// cut by rows over a shared V on one die (each thread reads all of a V
 /// that no longer fits its L2: 64 over 56x56 435 -> 445 us) and keep whole
-/// products. Independent of the ISA, so that the planner's scratch
+/// products, unless M is at least 4x V (4C <= O, squeezenet1_1's expand
+/// layers), whose crossing then costs most: 32 -> 128 over 27x27, whole
+/// products / own V, 191-202 / 152-166 us on two dies, 87 / 100 on one.
+/// Independent of the ISA, so that the planner's scratch
 /// (Conv2dOp::getScratchElements) can follow it.
 template <typename S>
 constexpr bool winograd_own_inputs(int threads) {
   return threads > 1 && !winograd_map_shape<S>::kApplies &&
-         winograd_shape<S>::T <= kRowSplitTiles && S::O % threads == 0;
+         (winograd_shape<S>::T <= kRowSplitTiles || 4 * S::C <= S::O) &&
+         S::O % threads == 0;
 }
 
 /// Where threads transform their own inputs: the first float after

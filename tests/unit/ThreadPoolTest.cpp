@@ -367,24 +367,26 @@ template <typename S> void checkWinogradEverywhere() {
   expectSameBits(c.run(busy), ref, "busy pool");
 }
 
-// Over a map of 17 to kRowSplitTiles tiles, threads whose output channels
-// cut into equal shares transform all of the input into their own V and
-// run their rows of all 16 products and their channels' output transform
+// Over a map of 17 to kRowSplitTiles tiles, or more with M at least 4x V
+// (4C <= O), threads whose output channels cut into equal shares
+// transform all of the input into their own V and run their rows of all
+// 16 products and their channels' output transform
 // (winograd_own_inputs()): 13x13 (49 tiles, a dot-tail column under
 // AVX-512) and 10x9 maps, split by 2 and by 3 and not by 5, and shares of
 // fewer rows than a register tile; the most tiles that split so, and the
-// fewest that do not.
+// fewest that do not at 4C = O + 4, and do at 4C = O.
 TEST(ThreadedConv, WinogradSmallMapsCutOutputChannels) {
   using S13 = conv_shape<1, 11, 13, 13, 6 * kTileRows, 3, 3, 13, 13, 1, 1, 1, 1, 1, 1, 1>;
-  using S16 = conv_shape<1, 3, 16, 16, 2 * kTileRows, 3, 3, 16, 16, 1, 1, 1, 1, 1, 1, 1>;
-  using S17 = conv_shape<1, 3, 17, 16, 2 * kTileRows, 3, 3, 17, 16, 1, 1, 1, 1, 1, 1, 1>;
+  using S16 = conv_shape<1, kTileRows / 2 + 1, 16, 16, 2 * kTileRows, 3, 3, 16, 16, 1, 1, 1, 1, 1, 1, 1>;
+  using S17 = conv_shape<1, kTileRows / 2 + 1, 17, 16, 2 * kTileRows, 3, 3, 17, 16, 1, 1, 1, 1, 1, 1, 1>;
   using Few = conv_shape<1, 4, 12, 12, 6, 3, 3, 12, 12, 1, 1, 1, 1, 1, 1, 1>;
+  using S17Wide = conv_shape<1, 3, 17, 16, 12, 3, 3, 17, 16, 1, 1, 1, 1, 1, 1, 1>;
   static_assert(winograd_own_inputs<S13>(2) && winograd_own_inputs<S13>(3) &&
                     !winograd_own_inputs<S13>(5) && !winograd_own_inputs<S13>(1),
                 "output channels in equal shares");
   static_assert(winograd_own_inputs<S16>(2) && !winograd_own_inputs<S17>(2) &&
-                    winograd_own_inputs<Few>(3),
-                "at most kRowSplitTiles tiles");
+                    winograd_own_inputs<Few>(3) && winograd_own_inputs<S17Wide>(2),
+                "at most kRowSplitTiles tiles, or M at least 4x V");
   static_assert(winograd_floats<S13>(2) > winograd_shape<S13>::kScratch &&
                     winograd_floats<S17>(2) == winograd_shape<S17>::kScratch,
                 "own inputs after the shared scratch");
@@ -392,6 +394,7 @@ TEST(ThreadedConv, WinogradSmallMapsCutOutputChannels) {
   checkWinogradEverywhere<S16>();
   checkWinogradEverywhere<S17>();
   checkWinogradEverywhere<Few>();
+  checkWinogradEverywhere<S17Wide>();
   checkWinogradEverywhere<
       conv_shape<2, 4, 10, 9, 3 * kTileRows, 3, 3, 10, 9, 1, 1, 1, 1, 1, 1, 1>>();
 }

@@ -1,9 +1,9 @@
-"""Writes DIR/model.onnx and DIR/test_data_set_{0,1}: a 3x3 stride-1
-convolution of 32 -> 64 channels over 14x14 (49 Winograd tiles) with a
-Relu, then a 1x1 to 8 channels. At two threads its Winograd runs with
-each thread's own transformed input (winograd_own_inputs()), which the
-planner reserves after the shared scratch; onnxruntime computes the
-references."""
+"""Writes DIR/model.onnx and DIR/test_data_set_{0,1}: 3x3 stride-1
+convolutions of 32 -> 128 channels over 18x18 (81 Winograd tiles, M 4x
+V) with a Relu, and after a 2x2 max pool of 128 -> 32 over 9x9 (25
+tiles). At two threads both Winograds run with each thread's own
+transformed input (winograd_own_inputs()), which the planner reserves
+after the shared scratch; onnxruntime computes the references."""
 import sys
 
 import numpy as np
@@ -19,12 +19,13 @@ def weight(name, *shape):
         (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
 
 
-inits = [weight("w", 64, 32, 3, 3), weight("b", 64),
-         weight("pw", 8, 64, 1, 1), weight("pb", 8)]
+inits = [weight("w", 128, 32, 3, 3), weight("b", 128),
+         weight("w2", 32, 128, 3, 3), weight("b2", 32)]
 nodes = [
     helper.make_node("Conv", ["x", "w", "b"], ["c"], pads=[1, 1, 1, 1]),
     helper.make_node("Relu", ["c"], ["r"]),
-    helper.make_node("Conv", ["r", "pw", "pb"], ["y"]),
+    helper.make_node("MaxPool", ["r"], ["m"], kernel_shape=[2, 2], strides=[2, 2]),
+    helper.make_node("Conv", ["m", "w2", "b2"], ["y"], pads=[1, 1, 1, 1]),
 ]
-save_float_graph(out, "winograd_own_inputs", nodes, inits, (1, 32, 14, 14),
-                 (1, 8, 14, 14), rng)
+save_float_graph(out, "winograd_own_inputs", nodes, inits, (1, 32, 18, 18),
+                 (1, 32, 9, 9), rng)
