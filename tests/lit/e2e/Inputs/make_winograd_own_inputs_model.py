@@ -7,16 +7,15 @@ after the shared scratch; onnxruntime computes the references."""
 import sys
 
 import numpy as np
-from onnx import helper, numpy_helper
-from reference_data import save_float_graph
+from onnx import helper
+from reference_data import fan_in_weight, save_float_graph
 
 out = sys.argv[1]
 rng = np.random.default_rng(11)
 
 
 def weight(name, *shape):
-    return numpy_helper.from_array(
-        (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
+    return fan_in_weight(rng, name, *shape)
 
 
 inits = [weight("w", 128, 32, 3, 3), weight("b", 128),

@@ -9,6 +9,13 @@ import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 
+def fan_in_weight(rng, name, *shape):
+    """A standard-normal initializer `name` of `shape` scaled by the square
+    root of its fan-in (every axis after the first)."""
+    return numpy_helper.from_array(
+        (rng.standard_normal(shape) / np.sqrt(np.prod(shape[1:]))).astype(np.float32), name)
+
+
 def save_with_references(out, model, inputs):
     """`model` has one input and one output; `inputs` holds one array per
     data set."""
