@@ -284,7 +284,7 @@ int64_t Conv2dOp::getScratchElements() {
     // map of more than 16 tiles, at most 64 or 4C <= O, output channels a
     // multiple of the threads),
     // from the next 16-float line, each further thread's inputs and every
-    // thread's staging of 8 channels (16 rows of T + 16 floats each).
+    // thread's staging of kStageBlock (8) channels (16 rows of T + 16 floats each).
     int64_t tiles = (y[2] + 1) / 2 * ((y[3] + 1) / 2);
     int64_t packedInputs = 16 * x[1] * ((tiles + 31) / 32 * 32);
     int64_t scratch = packedInputs + 16 * w[1] * tiles + 32;

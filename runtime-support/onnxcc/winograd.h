@@ -83,12 +83,14 @@ template <typename S> struct winograd_shape {
   static constexpr int64_t kStageRow = T + 16, kStage = 16 * kStageRow;
   static_assert(kVecWidth <= 16, "a stage row's slack holds a vector");
   static constexpr int64_t kStages = 16 * kM / kStage;
-  /// Channels each of `threads` threads stages at once: up to 8 (blocks of
-  /// 4 or 8 channels wrote 32 channels over 27x27 in 22 us, 1 in 30, all 32
-  /// in 23; 256 over 14x14: 64, 101 and 74 us), 0 where M's region holds
-  /// none for this thread.
+  /// Channels a thread stages at once, at most: blocks of 4 or 8 channels
+  /// wrote 32 channels over 27x27 in 22 us, 1 in 30, all 32 in 23; 256
+  /// over 14x14: 64, 101 and 74 us.
+  static constexpr int64_t kStageBlock = 8;
+  /// Channels each of `threads` threads stages at once in M's region: 0
+  /// where it holds none for this thread.
   static constexpr int64_t stage_channels(int threads) {
-    return kStages / threads > 8 ? 8 : kStages / threads;
+    return kStages / threads > kStageBlock ? kStageBlock : kStages / threads;
   }
 };
 
@@ -363,18 +365,17 @@ constexpr bool winograd_own_inputs(int threads) {
 
 /// Where threads transform their own inputs: the first float after
 /// kScratch on a cache line, where each further thread's V starts, and
-/// after those every thread's staging of kWinogradOwnStage channels (M's
+/// after those every thread's staging of kStageBlock channels (M's
 /// region, where one thread stages, is being written by the others).
 template <typename S>
 constexpr int64_t kWinogradOwnInputs = (winograd_shape<S>::kScratch + 15) / 16 * 16;
-constexpr int64_t kWinogradOwnStage = 8;
 
 /// Floats of conv2d_winograd()'s scratch on `threads` threads.
 template <typename S> constexpr int64_t winograd_floats(int threads) {
   using WS = winograd_shape<S>;
   return winograd_own_inputs<S>(threads)
              ? kWinogradOwnInputs<S> + (threads - 1) * 16 * WS::kV +
-                   threads * kWinogradOwnStage * WS::kStage
+                   threads * WS::kStageBlock * WS::kStage
              : WS::kScratch;
 }
 
@@ -401,15 +402,15 @@ inline void conv2d_winograd(Par &par, const float *x, const float *u,
         float *own_v = scratch + kWinogradOwnInputs<S>; // threads 1..
         float *stages = own_v + (D - 1) * 16 * WS::kV;
         par.run([&](int t, int T) {
-          float *stage = stages + t * kWinogradOwnStage * WS::kStage;
+          float *stage = stages + t * WS::kStageBlock * WS::kStage;
           if (T != D) { // the pool was busy: every channel here
-            winograd_input<S>(xn, v, 0, S::C, stage, kWinogradOwnStage);
+            winograd_input<S>(xn, v, 0, S::C, stage, WS::kStageBlock);
             winograd_channels<S, S::O>(u, v, m, bias, yn, 0, epi);
             return;
           }
           constexpr int64_t R = S::O / D;
           float *vt = t == 0 ? v : own_v + (t - 1) * 16 * WS::kV;
-          winograd_input<S>(xn, vt, 0, S::C, stage, kWinogradOwnStage);
+          winograd_input<S>(xn, vt, 0, S::C, stage, WS::kStageBlock);
           winograd_channels<S, R>(u, vt, m, bias, yn, t * R, epi);
         });
       } else {
